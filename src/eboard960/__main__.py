@@ -1,0 +1,3 @@
+from eboard960.cli import run
+
+run()
