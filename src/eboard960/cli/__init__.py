@@ -47,7 +47,8 @@ def build_parser(chosen: str | None) -> argparse.ArgumentParser:
 def _configure_logging(verbosity: int) -> None:
     level = {0: logging.WARNING, 1: logging.INFO}.get(verbosity, logging.DEBUG)
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
-    logging.getLogger("eboard960.wire").setLevel(logging.DEBUG if verbosity >= 3 else logging.WARNING)
+    wire_level = logging.DEBUG if verbosity >= 3 else logging.WARNING
+    logging.getLogger("eboard960.wire").setLevel(wire_level)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,0 +1,45 @@
+"""Sans-IO codecs, one module per board protocol.
+
+A codec never touches a port: `receive_data(data, t)` takes the bytes a board
+sent and returns the events they carry (square events from
+`eboard960.events`, plus protocol-specific messages); `send(command)` returns
+the bytes for a command. A codec keeps partial frames between calls, discards
+garbage up to the next frame it can recognise, and never holds more than one
+frame's worth of unparsed bytes.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Protocol
+
+from eboard960.errors import ProtocolError
+
+CODECS: dict[str, str] = {
+    "dgt": "eboard960.protocols.dgt:DgtCodec",
+    "chesslink": "eboard960.protocols.chesslink:ChessLinkCodec",
+    "pegasus": "eboard960.protocols.pegasus:PegasusCodec",
+    "chessnut": "eboard960.protocols.chessnut:ChessnutCodec",
+    "gochess": "eboard960.protocols.gochess:GoChessCodec",
+    "squareoff": "eboard960.protocols.squareoff:SquareOffCodec",
+}
+
+
+class Codec(Protocol):
+    def receive_data(self, data: bytes, t: float = 0.0) -> list[Any]:
+        """Decode the bytes the board sent at time `t`; returns events in the board's order."""
+        ...
+
+    def send(self, command: Any) -> bytes:
+        """Encode one command for the board."""
+        ...
+
+
+def codec_for(name: str) -> Codec:
+    """A fresh codec for the protocol called `name` (the capture header's `board`)."""
+    try:
+        module_name, class_name = CODECS[name].split(":")
+    except KeyError:
+        known = ", ".join(sorted(CODECS))
+        raise ProtocolError(f"unknown board protocol {name!r} (known: {known})") from None
+    return getattr(importlib.import_module(module_name), class_name)()
