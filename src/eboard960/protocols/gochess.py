@@ -1,0 +1,415 @@
+"""GoChess XR / Mini / Lite over BLE (Nordic UART): presence-only Hall sensors.
+
+The board mixes short unframed notifications (`81d`: row 8, column 1, piece
+down; `03` + 8-byte bitboard; `0C` + border bitmaps; `Ver` + version byte)
+with framed replies `2A LEN TYPE data SUM 0D 0A`. The codec reads them as one
+stream: each notification kind has a fixed shape, so it matches the longest
+known shape at the buffer start and drops a byte when nothing fits. A partial
+message older than `stale_after` seconds is dropped when new bytes arrive.
+
+Piece events pass straight through as lift/place events; a board-state reply
+is compared with the occupancy the events built up, so only real differences
+come out (and the first reply after `RequestBoard` is passed on whole).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import chess
+
+from eboard960.commands import EnableUpdates, RequestBoard, SetLeds
+from eboard960.errors import ProtocolError
+from eboard960.events import BoardSnapshot, PieceLifted, PiecePlaced
+from eboard960.snapshots import SnapshotDiffer
+
+
+class GoChessError(ProtocolError):
+    """A command the GoChess protocol cannot express."""
+
+
+BOARD_STATE = 0x03
+BORDER_STATE = 0x0C
+FRAME_START = 0x2A
+FRAME_END = b"\r\n"
+VERSION_PREFIX = b"Ver"
+BORDER_SIDES = {ord("t"): "top", ord("b"): "bottom", ord("l"): "left", ord("r"): "right"}
+SIDE_LETTERS = {side: chr(letter) for letter, side in BORDER_SIDES.items()}
+DIGITS = frozenset(b"12345678")
+UP_DOWN = frozenset(b"ud")
+MAX_MESSAGE_SIZE = 16
+# Framed reply types: what each one measures and how many data bytes it has.
+FRAMED_TYPES = {0x01: 1, 0x02: 2, 0x04: 2, 0x07: 1, 0x0B: 1}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BorderEvent:
+    """A piece put on (`down`) or taken from a border slot of the XR (1..10 along `side`)."""
+
+    side: str
+    slot: int
+    down: bool
+    t: float = 0.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BorderState:
+    """Occupied border slots as bitmasks (bit 0 = slot 1); top/bottom 8 slots, sides 10."""
+
+    top: int
+    bottom: int
+    left: int
+    right: int
+    t: float = 0.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FirmwareVersion:
+    """`Ver` + one byte: 0x04 on the XR, 0x03 on the Mini and Lite."""
+
+    version: int
+    t: float = 0.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BatteryPercent:
+    percent: int
+    t: float = 0.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BatteryMillivolts:
+    millivolts: int
+    t: float = 0.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CurrentMicroamps:
+    microamps: int
+    t: float = 0.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Charging:
+    charging: bool
+    t: float = 0.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Chamber:
+    """Framed type `0B`, a 0/1 flag the SDK calls "chamber"."""
+
+    closed: bool
+    t: float = 0.0
+
+
+# Protocol-specific commands (single bytes unless they carry data).
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RequestBattery:
+    """`39` -> BatteryPercent."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RequestBatteryMillivolts:
+    """`3A` -> BatteryMillivolts."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RequestCharging:
+    """`3D` -> Charging."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RequestCurrent:
+    """`3C` -> CurrentMicroamps."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RequestVersion:
+    """`76` ("v") -> FirmwareVersion."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RequestBorder:
+    """`22` -> BorderState (XR only)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LedsColour:
+    """`32`: light `squares` in one colour; `overwrite` turns every other square off."""
+
+    squares: frozenset[chess.Square] = frozenset()
+    rgb: tuple[int, int, int] = (0, 255, 0)
+    overwrite: bool = True
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LedGroups:
+    """`34`: several groups of squares, each with its colour; clears all LEDs first."""
+
+    groups: tuple[tuple[frozenset[chess.Square], tuple[int, int, int]], ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LedFollowsSensor:
+    """`33 0|1`: the board lights a square while a piece is lifted from it."""
+
+    on: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LedMode:
+    """`36 0|1|2`."""
+
+    mode: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InterruptMask:
+    """`3B` + 8 bytes: the squares that report lift/place events (a bitboard)."""
+
+    squares: chess.Bitboard = chess.BB_ALL
+
+
+SIMPLE_COMMANDS: dict[type, int] = {
+    RequestBattery: 0x39,
+    RequestBatteryMillivolts: 0x3A,
+    RequestCharging: 0x3D,
+    RequestCurrent: 0x3C,
+    RequestVersion: 0x76,
+    RequestBorder: 0x22,
+}
+
+
+def square_mask(squares: frozenset[chess.Square]) -> bytes:
+    """Bytes 1-8 of the `32` command: rows 1-4 then rows 5-8, each a 32-bit LE mask."""
+    bits = 0
+    for square in squares:
+        bits |= 1 << square  # bit (row-1)*8 + (col-1) is python-chess's square index
+    return bits.to_bytes(8, "little")
+
+
+def board_state_bytes(occupied: chess.Bitboard) -> bytes:
+    """The `03` reply: byte k is rank k+1, bit c is file c."""
+    return bytes([BOARD_STATE]) + occupied.to_bytes(8, "little")
+
+
+def piece_event_bytes(square: chess.Square, down: bool) -> bytes:
+    """`<row><col><d|u>` in ASCII digits."""
+    row, col = chess.square_rank(square) + 1, chess.square_file(square) + 1
+    return f"{row}{col}{'d' if down else 'u'}".encode()
+
+
+def framed(frame_type: int, data: bytes) -> bytes:
+    """`2A LEN TYPE data SUM 0D 0A`; LEN counts from 2A through SUM."""
+    body = bytes([FRAME_START, 4 + len(data), frame_type]) + data
+    return body + bytes([sum(body) & 0xFF]) + FRAME_END
+
+
+def border_event_bytes(side: str, slot: int, down: bool) -> bytes:
+    return f"{SIDE_LETTERS[side]}{slot}{'d' if down else 'u'}".encode()
+
+
+def border_state_bytes(top: int, bottom: int, left: int, right: int) -> bytes:
+    """`0C` + top, bottom, left slots 1-8, left 9-10, right 1-8, right 9-10."""
+    return bytes([BORDER_STATE, top, bottom, left & 0xFF, left >> 8, right & 0xFF, right >> 8])
+
+
+def _colour(rgb: tuple[int, int, int]) -> bytes:
+    if len(rgb) != 3 or any(not 0 <= c <= 255 for c in rgb):
+        raise GoChessError(f"an LED colour is three values 0..255, not {rgb!r}")
+    return bytes(rgb)
+
+
+def _check_squares(squares: frozenset[chess.Square]) -> None:
+    if any(not 0 <= square < 64 for square in squares):
+        raise GoChessError(f"LED squares must be 0..63, got {sorted(squares)}")
+
+
+class GoChessCodec:
+    """Sans-IO codec for GoChess boards.
+
+    Settings: `led_rgb`, the colour `SetLeds` lights squares in; `stale_after`,
+    how long (seconds) a partial message may wait for its continuation.
+    """
+
+    def __init__(
+        self, *, led_rgb: tuple[int, int, int] = (0, 255, 0), stale_after: float = 0.5
+    ) -> None:
+        self.led_rgb = tuple(_colour(led_rgb))
+        self.stale_after = stale_after
+        self.discarded = 0
+        self._buffer = bytearray()
+        self._since = 0.0
+        self._differ = SnapshotDiffer()
+
+    @property
+    def pending(self) -> int:
+        return len(self._buffer)
+
+    def resync(self) -> None:
+        """Pass the next board state on whole (call after a reconnect)."""
+        self._differ.reset()
+
+    def receive_data(self, data: bytes, t: float = 0.0) -> list[Any]:
+        if self._buffer and t - self._since > self.stale_after:
+            self.discarded += len(self._buffer)
+            self._buffer.clear()
+        if not self._buffer:
+            self._since = t
+        self._buffer += data
+        events: list[Any] = []
+        while self._buffer:
+            size = self._take(t, events)
+            if size is None:
+                break
+            if size == 0:
+                del self._buffer[0]
+                self.discarded += 1
+            else:
+                del self._buffer[:size]
+            self._since = t
+        return events
+
+    def _take(self, t: float, events: list[Any]) -> int | None:
+        """Decode the message at the buffer start: its size, 0 for garbage, None if cut."""
+        buf = self._buffer
+        first = buf[0]
+        if first in DIGITS:
+            return self._piece_event(t, events)
+        if first in BORDER_SIDES:
+            return self._border_event(t, events)
+        if first == BOARD_STATE:
+            if len(buf) < 9:
+                return None
+            self._board_state(int.from_bytes(buf[1:9], "little"), t, events)
+            return 9
+        if first == BORDER_STATE:
+            if len(buf) < 7:
+                return None
+            b = buf
+            events.append(
+                BorderState(
+                    top=b[1], bottom=b[2], left=b[3] | b[4] << 8, right=b[5] | b[6] << 8, t=t
+                )
+            )
+            return 7
+        if first == VERSION_PREFIX[0]:
+            if len(buf) < 4:
+                return None if VERSION_PREFIX.startswith(bytes(buf)) else 0
+            if bytes(buf[:3]) != VERSION_PREFIX:
+                return 0
+            events.append(FirmwareVersion(version=buf[3], t=t))
+            return 4
+        if first == FRAME_START:
+            return self._framed(t, events)
+        return 0
+
+    def _piece_event(self, t: float, events: list[Any]) -> int | None:
+        buf = self._buffer
+        if len(buf) < 3:
+            return None if len(buf) < 2 or buf[1] in DIGITS else 0
+        if buf[1] not in DIGITS or buf[2] not in UP_DOWN:
+            return 0
+        square = chess.square(buf[1] - ord("1"), buf[0] - ord("1"))
+        down = buf[2] == ord("d")
+        events.append(PiecePlaced(square=square, t=t) if down else PieceLifted(square=square, t=t))
+        last = self._differ.last
+        if last is not None:
+            bit = chess.BB_SQUARES[square]
+            occupied = last.occupied | bit if down else last.occupied & ~bit
+            self._differ.diff(BoardSnapshot(occupied=occupied, t=t))
+        return 3
+
+    def _border_event(self, t: float, events: list[Any]) -> int | None:
+        buf = self._buffer
+        # Shapes: <side><1-9><d|u> or <side>10<d|u>.
+        if len(buf) < 3:
+            return None if len(buf) < 2 or buf[1] in b"123456789" else 0
+        if buf[1] == ord("1") and buf[2] == ord("0"):
+            if len(buf) < 4:
+                return None
+            slot, end = 10, buf[3]
+        else:
+            slot, end = buf[1] - ord("0"), buf[2]
+        if not 1 <= slot <= 10 or end not in UP_DOWN:
+            return 0
+        side = BORDER_SIDES[buf[0]]
+        events.append(BorderEvent(side=side, slot=slot, down=end == ord("d"), t=t))
+        return 4 if slot == 10 else 3
+
+    def _framed(self, t: float, events: list[Any]) -> int | None:
+        buf = self._buffer
+        if len(buf) < 3:
+            return None
+        length, frame_type = buf[1], buf[2]
+        if frame_type not in FRAMED_TYPES or length != 4 + FRAMED_TYPES[frame_type]:
+            return 0
+        size = length + len(FRAME_END)
+        if len(buf) < size:
+            return None
+        if sum(buf[: length - 1]) & 0xFF != buf[length - 1] or buf[length:size] != FRAME_END:
+            return 0
+        value = int.from_bytes(buf[3 : length - 1], "big")
+        events.append(_framed_event(frame_type, value, t))
+        return size
+
+    def _board_state(self, occupied: chess.Bitboard, t: float, events: list[Any]) -> None:
+        events.extend(self._differ.diff(BoardSnapshot(occupied=occupied, t=t)))
+
+    def send(self, command: Any) -> bytes:
+        if isinstance(command, RequestBoard):
+            self._differ.reset()
+            return bytes([0x35])
+        if isinstance(command, EnableUpdates):
+            return self.send(InterruptMask())
+        if isinstance(command, SetLeds):
+            return self.send(LedsColour(squares=command.squares, rgb=self.led_rgb))
+        if type(command) in SIMPLE_COMMANDS:
+            return bytes([SIMPLE_COMMANDS[type(command)]])
+        if isinstance(command, LedsColour):
+            _check_squares(command.squares)
+            return (
+                bytes([0x32])
+                + square_mask(command.squares)
+                + _colour(command.rgb)
+                + bytes([int(command.overwrite)])
+            )
+        if isinstance(command, LedGroups):
+            return bytes([0x34]) + b"".join(_group_bytes(sq, rgb) for sq, rgb in command.groups)
+        if isinstance(command, LedFollowsSensor):
+            return bytes([0x33, int(command.on)])
+        if isinstance(command, LedMode):
+            if command.mode not in (0, 1, 2):
+                raise GoChessError(f"LED mode must be 0, 1 or 2, not {command.mode!r}")
+            return bytes([0x36, command.mode])
+        if isinstance(command, InterruptMask):
+            if not 0 <= command.squares <= chess.BB_ALL:
+                raise GoChessError("an interrupt mask is a 64-bit bitboard")
+            return bytes([0x3B]) + command.squares.to_bytes(8, "little")
+        raise GoChessError(f"the GoChess protocol has no command {type(command).__name__}")
+
+
+def _group_bytes(squares: frozenset[chess.Square], rgb: tuple[int, int, int]) -> bytes:
+    _check_squares(squares)
+    if not 0 < len(squares) < 65:
+        raise GoChessError("an LED group needs 1..64 squares")
+    cells = bytes(
+        (chess.square_rank(sq) + 1) << 4 | (chess.square_file(sq) + 1) for sq in sorted(squares)
+    )
+    return bytes([len(squares)]) + cells + _colour(rgb)
+
+
+def _framed_event(frame_type: int, value: int, t: float) -> Any:
+    if frame_type == 0x01:
+        return BatteryPercent(percent=value, t=t)
+    if frame_type == 0x02:
+        return BatteryMillivolts(millivolts=value, t=t)
+    if frame_type == 0x04:
+        return CurrentMicroamps(microamps=value, t=t)
+    if frame_type == 0x07:
+        return Charging(charging=bool(value), t=t)
+    return Chamber(closed=bool(value), t=t)
