@@ -242,7 +242,7 @@ class ChessnutCodec:
         self._differ = SnapshotDiffer()
 
     @property
-    def pending(self) -> int:
+    def buffered(self) -> int:
         """Bytes held back waiting for the rest of a frame (never a full frame's worth)."""
         return len(self._buffer)
 

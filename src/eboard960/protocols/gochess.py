@@ -247,7 +247,7 @@ class GoChessCodec:
         self._differ = SnapshotDiffer()
 
     @property
-    def pending(self) -> int:
+    def buffered(self) -> int:
         return len(self._buffer)
 
     def resync(self) -> None:

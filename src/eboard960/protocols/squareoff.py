@@ -175,7 +175,7 @@ class SquareOffCodec:
         self._differ = SnapshotDiffer()
 
     @property
-    def pending(self) -> int:
+    def buffered(self) -> int:
         return len(self._buffer)
 
     def resync(self) -> None:

@@ -1,0 +1,165 @@
+"""Firmware model of a GoChess board: Hall sensors (presence only), RGB LEDs, battery.
+
+Every entry point returns the notifications the board would send on the
+Nordic UART TX characteristic. `feed(data)` is one write from the app; the
+board takes each write as one command, as the SDK sends them. A piece
+leaving or reaching a square is notified at once as `<row><col>u|d`, unless
+the app masked that square out with `0x3B`. The XR model also has border
+slots (`border_lift`, `border_place`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import chess
+
+from eboard960.emulators.chessnut import FaultInjector, NotificationFaults
+from eboard960.events import PieceLifted, PiecePlaced
+from eboard960.protocols.gochess import (
+    GoChessError,
+    board_state_bytes,
+    border_event_bytes,
+    border_state_bytes,
+    framed,
+    piece_event_bytes,
+)
+
+MODELS = {"xr": 0x04, "mini": 0x03, "lite": 0x03}
+BORDER_SLOTS = {"top": 8, "bottom": 8, "left": 10, "right": 10}
+
+
+class GoChessFirmware:
+    """A GoChess XR, Mini or Lite as the app sees it over BLE."""
+
+    def __init__(
+        self,
+        position: int | chess.BaseBoard = 518,
+        *,
+        model: str = "mini",
+        battery_percent: int = 87,
+        battery_mv: int = 3950,
+        current_ua: int = 12000,
+        charging: bool = False,
+        faults: NotificationFaults | None = None,
+    ) -> None:
+        if model not in MODELS:
+            raise GoChessError(f"GoChess model must be one of {sorted(MODELS)}, not {model!r}")
+        start = chess.Board.from_chess960_pos(position) if isinstance(position, int) else position
+        self.model = model
+        self.occupied: chess.Bitboard = start.occupied
+        self.interrupt_mask: chess.Bitboard = chess.BB_ALL
+        self.leds: dict[chess.Square, tuple[int, int, int]] = {}
+        self.led_follows_sensor = False
+        self.led_mode = 0
+        self.border: dict[str, int] = dict.fromkeys(BORDER_SLOTS, 0)
+        self.battery_percent = battery_percent
+        self.battery_mv = battery_mv
+        self.current_ua = current_ua
+        self.charging = charging
+        self._faults = FaultInjector(faults)
+
+    # --- the app's side -------------------------------------------------------------------
+
+    def feed(self, data: bytes) -> list[bytes]:
+        """One write from the app: a command byte and its data."""
+        if not data:
+            return []
+        return self._faults.apply(self._answer(data[0], bytes(data[1:])))
+
+    def _answer(self, code: int, body: bytes) -> list[bytes]:
+        replies = {
+            0x35: lambda: board_state_bytes(self.occupied),
+            0x39: lambda: framed(0x01, bytes([self.battery_percent])),
+            0x3A: lambda: framed(0x02, self.battery_mv.to_bytes(2, "big")),
+            0x3C: lambda: framed(0x04, self.current_ua.to_bytes(2, "big")),
+            0x3D: lambda: framed(0x07, bytes([int(self.charging)])),
+            0x76: lambda: b"Ver" + bytes([MODELS[self.model]]),
+        }
+        if code in replies:
+            return [replies[code]()]
+        if code == 0x22 and self.model == "xr":
+            return [border_state_bytes(**self.border)]
+        if code == 0x32 and len(body) == 12:
+            self._leds_colour(body)
+        elif code == 0x34:
+            self._led_groups(body)
+        elif code == 0x33 and len(body) == 1:
+            self.led_follows_sensor = bool(body[0])
+        elif code == 0x36 and len(body) == 1 and body[0] <= 2:
+            self.led_mode = body[0]
+        elif code == 0x3B and len(body) == 8:
+            self.interrupt_mask = int.from_bytes(body, "little")
+        return []
+
+    def _leds_colour(self, body: bytes) -> None:
+        mask, rgb, overwrite = int.from_bytes(body[:8], "little"), tuple(body[8:11]), body[11]
+        if overwrite:
+            self.leds = {}
+        for square in chess.scan_forward(mask):
+            self.leds[square] = rgb  # type: ignore[assignment]
+
+    def _led_groups(self, body: bytes) -> None:
+        self.leds = {}
+        while body:
+            count = body[0]
+            cells, rgb, body = body[1 : 1 + count], body[1 + count : 4 + count], body[4 + count :]
+            if len(rgb) < 3:
+                return
+            for cell in cells:
+                row, col = cell >> 4, cell & 0x0F
+                if 1 <= row <= 8 and 1 <= col <= 8:
+                    self.leds[chess.square(col - 1, row - 1)] = tuple(rgb)  # type: ignore[assignment]
+
+    # --- the physical board ---------------------------------------------------------------
+
+    def lift(self, square: chess.Square) -> list[bytes]:
+        if not self.occupied & chess.BB_SQUARES[square]:
+            return []
+        self.occupied &= ~chess.BB_SQUARES[square]
+        return self._report(square, down=False)
+
+    def place(self, square: chess.Square, piece: chess.Piece | None = None) -> list[bytes]:
+        """A piece reaches `square` (which piece it is, the sensor cannot tell)."""
+        if self.occupied & chess.BB_SQUARES[square]:
+            return []
+        self.occupied |= chess.BB_SQUARES[square]
+        out = self._report(square, down=True)
+        if self._faults.bounces():
+            out += self._report(square, down=False) + self._report(square, down=True)
+        return out
+
+    def apply(self, event: PieceLifted | PiecePlaced) -> list[bytes]:
+        if isinstance(event, PieceLifted):
+            return self.lift(event.square)
+        return self.place(event.square)
+
+    def play_game(self, board: chess.Board, moves: Iterable[chess.Move]) -> list[bytes]:
+        """Make `moves` from `board` by hand, castling the e-board way; `board` is not changed."""
+        from eboard960.choreography import game_events
+
+        out: list[bytes] = []
+        for event in game_events(board.copy(), list(moves)):
+            out += self.apply(event)
+        return out
+
+    def border_place(self, side: str, slot: int) -> list[bytes]:
+        """A captured piece put on a border slot (XR only)."""
+        return self._border(side, slot, down=True)
+
+    def border_lift(self, side: str, slot: int) -> list[bytes]:
+        return self._border(side, slot, down=False)
+
+    def _border(self, side: str, slot: int, *, down: bool) -> list[bytes]:
+        if self.model != "xr":
+            raise GoChessError("only the GoChess XR has border slots")
+        if not 1 <= slot <= BORDER_SLOTS[side]:
+            raise GoChessError(f"the {side} border has slots 1..{BORDER_SLOTS[side]}")
+        bit = 1 << (slot - 1)
+        self.border[side] = self.border[side] | bit if down else self.border[side] & ~bit
+        return self._faults.apply([border_event_bytes(side, slot, down)])
+
+    def _report(self, square: chess.Square, *, down: bool) -> list[bytes]:
+        if not self.interrupt_mask & chess.BB_SQUARES[square]:
+            return []
+        return self._faults.apply([piece_event_bytes(square, down)])

@@ -1,0 +1,137 @@
+"""The GoChess codec against its vectors, and its mixed-stream parsing and tracking."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import chess
+import pytest
+
+from eboard960 import commands, events
+from eboard960.commands import RequestBoard, SetLeds
+from eboard960.events import BoardSnapshot, PieceLifted, PiecePlaced
+from eboard960.protocols import codec_for
+from eboard960.protocols import gochess as gc
+
+VECTORS = json.loads(
+    (Path(__file__).parents[1] / "firmware_protocols/gochess/vectors.json").read_text()
+)
+
+
+def squares(names: list[str]) -> frozenset[chess.Square]:
+    return frozenset(chess.parse_square(s) for s in names)
+
+
+def build(spec: dict, t: float | None = None) -> object:
+    """A command or event from its JSON form (square names, board text, colour lists)."""
+    fields = {k: v for k, v in spec.items() if k != "type"}
+    if "board" in fields:
+        return BoardSnapshot.from_text(fields["board"], t=t or 0.0)
+    if "squares" in fields:
+        fields["squares"] = squares(fields["squares"])
+    if "square" in fields:
+        fields["square"] = chess.parse_square(fields["square"])
+    if "rgb" in fields:
+        fields["rgb"] = tuple(fields["rgb"])
+    if "groups" in fields:
+        fields["groups"] = tuple((squares(s), tuple(rgb)) for s, rgb in fields["groups"])
+    if t is not None:
+        fields["t"] = t
+    for module in (gc, commands, events):
+        if hasattr(module, spec["type"]):
+            return getattr(module, spec["type"])(**fields)
+    raise KeyError(spec["type"])
+
+
+@pytest.mark.parametrize("vector", VECTORS["commands"], ids=lambda v: v["command"]["type"])
+def test_commands_encode_to_the_vector_bytes(vector: dict) -> None:
+    assert gc.GoChessCodec().send(build(vector["command"])).hex() == vector["wire"]
+
+
+@pytest.mark.parametrize("vector", VECTORS["notifications"], ids=lambda v: v["wire"])
+def test_notifications_decode_to_the_vector_events(vector: dict) -> None:
+    decoded = gc.GoChessCodec().receive_data(bytes.fromhex(vector["wire"]), t=0.5)
+    assert decoded == [build(e, t=0.5) for e in vector["events"]]
+
+
+def test_the_registry_builds_this_codec() -> None:
+    assert isinstance(codec_for("gochess"), gc.GoChessCodec)
+
+
+def test_all_notifications_in_one_stream_decode_in_order() -> None:
+    stream = b"".join(bytes.fromhex(v["wire"]) for v in VECTORS["notifications"])
+    expected = [build(e) for v in VECTORS["notifications"] for e in v["events"]]
+    assert gc.GoChessCodec().receive_data(stream) == expected
+
+
+def test_every_square_event_round_trips() -> None:
+    codec = gc.GoChessCodec()
+    for square in chess.SQUARES:
+        assert codec.receive_data(gc.piece_event_bytes(square, down=False)) == [
+            PieceLifted(square=square)
+        ]
+        assert codec.receive_data(gc.piece_event_bytes(square, down=True)) == [
+            PiecePlaced(square=square)
+        ]
+
+
+def test_a_board_state_after_events_reports_only_what_the_events_missed() -> None:
+    codec = gc.GoChessCodec()
+    start = chess.BB_RANK_1 | chess.BB_RANK_2 | chess.BB_RANK_7 | chess.BB_RANK_8
+    codec.receive_data(gc.board_state_bytes(start))
+    codec.receive_data(gc.piece_event_bytes(chess.E2, down=False))
+    codec.receive_data(gc.piece_event_bytes(chess.E4, down=True))
+    # A dropped notification: d7 left the board without an event.
+    now = (start & ~chess.BB_E2 & ~chess.BB_D7) | chess.BB_E4
+    assert codec.receive_data(gc.board_state_bytes(now), t=4.0) == [
+        PieceLifted(square=chess.D7, t=4.0)
+    ]
+    codec.send(RequestBoard())
+    assert codec.receive_data(gc.board_state_bytes(now), t=5.0) == [
+        BoardSnapshot(occupied=now, t=5.0)
+    ]
+
+
+def test_border_slot_one_waits_for_a_possible_ten() -> None:
+    codec = gc.GoChessCodec()
+    assert codec.receive_data(b"l1") == []
+    assert codec.receive_data(b"d") == [gc.BorderEvent(side="left", slot=1, down=True)]
+    assert codec.receive_data(b"l1") == []
+    assert codec.receive_data(b"0u") == [gc.BorderEvent(side="left", slot=10, down=False)]
+
+
+def test_a_framed_reply_with_a_bad_checksum_is_dropped() -> None:
+    codec = gc.GoChessCodec()
+    assert codec.receive_data(bytes.fromhex("2a050157880d0a") + b"25u") == [
+        PieceLifted(square=chess.E2)
+    ]
+    assert codec.discarded > 0
+
+
+def test_a_stale_partial_message_is_dropped() -> None:
+    codec = gc.GoChessCodec(stale_after=0.5)
+    assert codec.receive_data(b"\x03\x01\x02", t=0.0) == []
+    assert codec.receive_data(b"81d", t=2.0) == [PiecePlaced(square=chess.A8, t=2.0)]
+
+
+def test_set_leds_uses_the_configured_colour() -> None:
+    codec = gc.GoChessCodec(led_rgb=(0, 0, 255))
+    wire = codec.send(SetLeds(squares=frozenset({chess.A1})))
+    assert wire.hex() == "32" + "0100000000000000" + "0000ff" + "01"
+
+
+@pytest.mark.parametrize(
+    ("command", "message"),
+    [
+        (SetLeds(squares=frozenset({-1})), "LED squares"),
+        (gc.LedsColour(squares=frozenset({1}), rgb=(256, 0, 0)), "colour"),
+        (gc.LedMode(mode=3), "LED mode"),
+        (gc.LedGroups(groups=((frozenset(), (1, 2, 3)),)), "1..64 squares"),
+        (gc.InterruptMask(squares=1 << 64), "64-bit"),
+        (object(), "no command object"),
+    ],
+)
+def test_bad_commands_raise_a_protocol_error(command: object, message: str) -> None:
+    with pytest.raises(gc.GoChessError, match=message):
+        gc.GoChessCodec().send(command)
