@@ -1,0 +1,300 @@
+"""The capture format (JSON Lines, version 1): a session's bytes and events, and its crash-safe journal.
+
+The reader keeps every complete line of a file whose last line was cut off
+and reports each bad line by number instead of giving up; the writer appends
+and flushes every record, so whatever was written before a crash is there.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import os
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Any
+
+import chess
+
+from eboard960.errors import CaptureError
+from eboard960.events import (
+    BUTTONS,
+    BoardSnapshot,
+    ButtonPressed,
+    LinkChanged,
+    PieceLifted,
+    PiecePlaced,
+    SquareEvent,
+)
+
+FORMAT_VERSION = 1
+PGN_HEADER_KEYS = ("white", "black", "event", "site", "round")
+RECORD_KEYS = ("rx", "tx", "lift", "place", "board", "button", "link", "note")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CaptureHeader:
+    """Line 1: which protocol the bytes are in, and the starting position."""
+
+    board: str
+    start: chess.Board
+    created: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def pgn_headers(self) -> dict[str, str]:
+        """The header keys that become PGN tags, with PGN's capitalised names."""
+        return {key.capitalize(): str(self.extra[key]) for key in PGN_HEADER_KEYS if key in self.extra}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Record:
+    """One record: raw bytes (`rx`/`tx`), a square event, or a note, with its line number."""
+
+    line: int
+    t: float
+    kind: str
+    data: bytes | None = None
+    event: SquareEvent | None = None
+    text: str | None = None
+
+
+@dataclass(slots=True)
+class Capture:
+    """A whole capture read into memory, with every problem found on the way."""
+
+    header: CaptureHeader
+    records: list[Record]
+    problems: list[str]
+    cut_off: str | None = None
+
+
+def parse_start(value: Any) -> chess.Board:
+    """A capture's `start`: a Scharnagl number 0..959 or a FEN (X-FEN or Shredder-FEN)."""
+    if isinstance(value, bool):
+        raise CaptureError(f"start must be a position number or a FEN, not {value!r}")
+    if isinstance(value, int):
+        if not 0 <= value <= 959:
+            raise CaptureError(f"start position {value} is outside 0..959")
+        return chess.Board.from_chess960_pos(value)
+    if isinstance(value, str):
+        if value.strip().isdigit():
+            return parse_start(int(value))
+        try:
+            return chess.Board(value, chess960=True)
+        except ValueError as error:
+            raise CaptureError(f"start is not a valid FEN: {error}") from None
+    raise CaptureError(f"start must be a position number or a FEN, not {value!r}")
+
+
+def _square(value: Any, line: int) -> chess.Square:
+    if isinstance(value, str) and value in chess.SQUARE_NAMES:
+        return chess.SQUARE_NAMES.index(value)
+    raise CaptureError(f"line {line}: unknown square {value!r}")
+
+
+def _hex(value: Any, line: int) -> bytes:
+    try:
+        return bytes.fromhex(value)
+    except (TypeError, ValueError):
+        raise CaptureError(f"line {line}: {value!r} is not a hex string") from None
+
+
+def parse_record(obj: Any, line: int) -> Record:
+    """One record line, already decoded from JSON; raises CaptureError naming the line."""
+    if not isinstance(obj, dict):
+        raise CaptureError(f"line {line}: a record must be a JSON object")
+    t = obj.get("t")
+    if isinstance(t, bool) or not isinstance(t, int | float):
+        raise CaptureError(f"line {line}: record has no numeric time 't'")
+    keys = [key for key in RECORD_KEYS if key in obj]
+    if len(keys) != 1:
+        raise CaptureError(f"line {line}: record needs exactly one of {', '.join(RECORD_KEYS)}")
+    kind = keys[0]
+    value = obj[kind]
+    t = float(t)
+    if kind in ("rx", "tx"):
+        return Record(line=line, t=t, kind=kind, data=_hex(value, line))
+    if kind == "lift":
+        return Record(line=line, t=t, kind=kind, event=PieceLifted(square=_square(value, line), t=t))
+    if kind == "place":
+        piece = obj.get("piece")
+        try:
+            parsed = chess.Piece.from_symbol(piece) if piece is not None else None
+        except (ValueError, TypeError, AttributeError):
+            raise CaptureError(f"line {line}: {piece!r} is not a FEN piece letter") from None
+        event = PiecePlaced(square=_square(value, line), piece=parsed, t=t)
+        return Record(line=line, t=t, kind=kind, event=event)
+    if kind == "board":
+        if not isinstance(value, str):
+            raise CaptureError(f"line {line}: a board snapshot is a string of 64 characters")
+        try:
+            snapshot = BoardSnapshot.from_text(value, t)
+        except CaptureError as error:
+            raise CaptureError(f"line {line}: {error}") from None
+        return Record(line=line, t=t, kind=kind, event=snapshot)
+    if kind == "button":
+        if value not in BUTTONS:
+            raise CaptureError(f"line {line}: unknown button {value!r}")
+        return Record(line=line, t=t, kind=kind, event=ButtonPressed(button=value, t=t))
+    if kind == "link":
+        if value not in ("up", "down"):
+            raise CaptureError(f"line {line}: link must be 'up' or 'down', not {value!r}")
+        return Record(line=line, t=t, kind=kind, event=LinkChanged(up=value == "up", t=t))
+    return Record(line=line, t=t, kind=kind, text=str(value))
+
+
+def parse_header(obj: Any) -> CaptureHeader:
+    if not isinstance(obj, dict) or "capture" not in obj:
+        raise CaptureError("line 1: no capture header (expected {\"capture\": 1, ...})")
+    if obj["capture"] != FORMAT_VERSION:
+        raise CaptureError(f"line 1: capture format version {obj['capture']!r} is not supported")
+    for key in ("board", "start"):
+        if key not in obj:
+            raise CaptureError(f"line 1: the header has no {key!r}")
+    if not isinstance(obj["board"], str):
+        raise CaptureError("line 1: 'board' must name a protocol or be 'events'")
+    try:
+        start = parse_start(obj["start"])
+    except CaptureError as error:
+        raise CaptureError(f"line 1: {error}") from None
+    extra = {k: v for k, v in obj.items() if k not in ("capture", "board", "start", "created")}
+    return CaptureHeader(board=obj["board"], start=start, created=obj.get("created"), extra=extra)
+
+
+def _lines(path: Path) -> Iterator[str]:
+    """The file's lines; a gzip stream cut off by a crash yields what it held."""
+    if path.suffix != ".gz":
+        with path.open(encoding="utf-8", newline="\n") as handle:
+            yield from handle
+        return
+    with path.open("rb") as raw:
+        compressed = raw.read()
+    text = bytearray()
+    while compressed:
+        inflater = zlib.decompressobj(wbits=31)
+        try:
+            text += inflater.decompress(compressed)
+        except zlib.error as error:
+            raise CaptureError(f"{path.name}: damaged gzip data ({error})") from None
+        compressed = inflater.unused_data
+    yield from io.StringIO(text.decode("utf-8", errors="replace"), newline="\n")
+
+
+def read_capture(path: str | os.PathLike[str]) -> Capture:
+    """Read a capture; bad records are listed in `problems`, a cut-off last line in `cut_off`."""
+    path = Path(path)
+    try:
+        lines = list(_lines(path))
+    except OSError as error:
+        raise CaptureError(f"cannot read {path}: {error.strerror or error}") from None
+    if not lines:
+        raise CaptureError(f"{path.name} is empty: no capture header")
+    cut_off = None
+    if not lines[-1].endswith("\n"):
+        try:
+            json.loads(lines[-1])
+        except ValueError:
+            cut_off = f"line {len(lines)}: last line cut off (a crash mid-write?); ignored"
+            lines.pop()
+    try:
+        header = parse_header(json.loads(lines[0]) if lines else None)
+    except ValueError:
+        raise CaptureError("line 1: no capture header (not JSON)") from None
+    records: list[Record] = []
+    problems: list[str] = []
+    last_t = float("-inf")
+    for number, text in enumerate(lines[1:], start=2):
+        if not text.strip():
+            continue
+        try:
+            record = parse_record(json.loads(text), number)
+        except ValueError:
+            problems.append(f"line {number}: not valid JSON")
+            continue
+        except CaptureError as error:
+            problems.append(str(error))
+            continue
+        if record.t < last_t:
+            problems.append(f"line {number}: time goes backwards ({record.t} after {last_t})")
+        last_t = max(last_t, record.t)
+        records.append(record)
+    return Capture(header=header, records=records, problems=problems, cut_off=cut_off)
+
+
+class CaptureWriter:
+    """Appends records to a capture and flushes each one: the game's crash-safe journal.
+
+    Opening an existing file appends to it (a resumed session); a new file gets
+    the header first. `fsync=True` also survives a power cut, at a cost per record.
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        board: str,
+        start: int | str,
+        created: str | None = None,
+        fsync: bool = False,
+        **headers: Any,
+    ) -> None:
+        self.path = Path(path)
+        self._fsync = fsync
+        fresh = not self.path.exists() or self.path.stat().st_size == 0
+        opener = gzip.open if self.path.suffix == ".gz" else open
+        self._file: IO[str] = opener(self.path, "at", encoding="utf-8", newline="\n")
+        if fresh:
+            created = created or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+            header = {"capture": FORMAT_VERSION, "board": board, "start": start, "created": created}
+            self._write({**header, **headers})
+
+    def _write(self, obj: dict[str, Any]) -> None:
+        self._file.write(json.dumps(obj, separators=(", ", ": ")) + "\n")
+        self._file.flush()
+        if self._fsync:
+            os.fsync(self._file.fileno())
+
+    def rx(self, t: float, data: bytes) -> None:
+        self._write({"t": round(t, 3), "rx": data.hex()})
+
+    def tx(self, t: float, data: bytes) -> None:
+        self._write({"t": round(t, 3), "tx": data.hex()})
+
+    def note(self, t: float, text: str) -> None:
+        self._write({"t": round(t, 3), "note": text})
+
+    def event(self, event: SquareEvent) -> None:
+        """Record a decoded square event (for `board: events` captures and journals)."""
+        self._write({"t": round(event.t, 3), **event_record(event)})
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __enter__(self) -> CaptureWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def event_record(event: SquareEvent) -> dict[str, Any]:
+    """The capture-format keys of a square event (without `t`)."""
+    match event:
+        case PieceLifted(square=square):
+            return {"lift": chess.square_name(square)}
+        case PiecePlaced(square=square, piece=piece):
+            record: dict[str, Any] = {"place": chess.square_name(square)}
+            if piece is not None:
+                record["piece"] = piece.symbol()
+            return record
+        case BoardSnapshot():
+            return {"board": event.text()}
+        case ButtonPressed(button=button):
+            return {"button": button}
+        case LinkChanged(up=up):
+            return {"link": "up" if up else "down"}
+    raise CaptureError(f"cannot record {event!r}")

@@ -1,0 +1,160 @@
+"""How people make moves on a sensor board: chess moves in, square events out.
+
+Used by the emulators to play scripted games, by the demo, and by the tests
+that turn random games into the event orders humans produce. Castling orders
+are named after what the hands do; `castling_orders` lists those that are
+physically possible in a position (a piece cannot land on an occupied square).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+
+import chess
+
+from eboard960.events import PieceLifted, PiecePlaced
+
+Step = PieceLifted | PiecePlaced
+
+CASTLING_ORDERS: tuple[str, ...] = (
+    "eboard",          # lift king, lift rook, place rook, place king (the seeds' recommendation)
+    "eboard-king",     # lift king, lift rook, place king, place rook
+    "rook-lift-first", # lift rook, lift king, place rook, place king
+    "rook-lift-first-king", # lift rook, lift king, place king, place rook
+    "king-first",      # the king's move finished, then the rook's
+    "rook-first",      # the rook's move finished, then the king's
+)
+
+
+def castling_squares(board: chess.Board, move: chess.Move) -> tuple[int, int, int, int]:
+    """(king from, rook from, king to, rook to) of a castling move in python-chess encoding."""
+    king_from, rook_from = move.from_square, move.to_square
+    rank = chess.square_rank(king_from)
+    a_side = rook_from < king_from
+    king_to = chess.square(2 if a_side else 6, rank)
+    rook_to = chess.square(3 if a_side else 5, rank)
+    return king_from, rook_from, king_to, rook_to
+
+
+def _castling_steps(order: str, squares: tuple[int, int, int, int]) -> list[Step] | None:
+    k0, r0, k1, r1 = squares
+    lift_k, lift_r = PieceLifted(square=k0), PieceLifted(square=r0)
+    place_k, place_r = PiecePlaced(square=k1), PiecePlaced(square=r1)
+    if order == "eboard":
+        return [lift_k, lift_r, place_r, place_k]
+    if order == "eboard-king":
+        return [lift_k, lift_r, place_k, place_r]
+    if order == "rook-lift-first":
+        return [lift_r, lift_k, place_r, place_k]
+    if order == "rook-lift-first-king":
+        return [lift_r, lift_k, place_k, place_r]
+    if order == "king-first":
+        if k1 == r0:  # the king's target still holds the rook
+            return None
+        king = [lift_k, place_k] if k0 != k1 else []
+        rook = [lift_r, place_r] if r0 != r1 else []
+        return king + rook if king and rook else None
+    if order == "rook-first":
+        if r1 == k0:
+            return None
+        king = [lift_k, place_k] if k0 != k1 else []
+        rook = [lift_r, place_r] if r0 != r1 else []
+        return rook + king if king and rook else None
+    raise ValueError(f"unknown castling order {order!r}")
+
+
+def castling_orders(board: chess.Board, move: chess.Move) -> dict[str, list[Step]]:
+    """Every named order that can physically perform this castling, with its events."""
+    squares = castling_squares(board, move)
+    orders = {}
+    for order in CASTLING_ORDERS:
+        steps = _castling_steps(order, squares)
+        if steps is not None:
+            orders[order] = steps
+    k0, r0, k1, r1 = squares
+    if k0 == k1:
+        orders["rook-only"] = [PieceLifted(square=r0), PiecePlaced(square=r1)]
+    elif r0 == r1:
+        orders["king-only"] = [PieceLifted(square=k0), PiecePlaced(square=k1)]
+    return orders
+
+
+def move_events(
+    board: chess.Board, move: chess.Move, order: str = "eboard", victim_first: bool = True
+) -> list[Step]:
+    """The lifts and places of one move; `order` picks the castling procedure.
+
+    Captures take the victim off first unless `victim_first` is false; a
+    promotion places the promoted piece (boards that identify pieces report it).
+    """
+    if board.is_castling(move):
+        orders = castling_orders(board, move)
+        return orders.get(order) or orders["eboard"]
+    frm, to = move.from_square, move.to_square
+    piece = board.piece_at(frm)
+    placed = chess.Piece(move.promotion, piece.color) if move.promotion else piece
+    if board.is_en_passant(move):
+        victim = chess.square(chess.square_file(to), chess.square_rank(frm))
+        return [PieceLifted(square=frm), PieceLifted(square=victim), PiecePlaced(square=to, piece=placed)]
+    steps: list[Step] = [PieceLifted(square=frm), PiecePlaced(square=to, piece=placed)]
+    if board.is_capture(move):
+        victim = PieceLifted(square=to)
+        steps.insert(0 if victim_first else 1, victim)
+    return steps
+
+
+def game_events(board: chess.Board, moves: Iterable[chess.Move], order: str = "eboard") -> list[Step]:
+    """All events of a game, each move made as `move_events` makes it; `board` is left unchanged."""
+    board = board.copy(stack=False)
+    steps: list[Step] = []
+    for move in moves:
+        steps += move_events(board, move, order)
+        board.push(move)
+    return steps
+
+
+def human_events(board: chess.Board, move: chess.Move, rng: random.Random) -> list[Step]:
+    """One of the many ways a person makes `move`, drawn from `rng`.
+
+    Covers every castling order, captures with the victim first or last, en
+    passant in every order, place-before-lift, touches of other pieces and
+    slides over empty squares; the events always net out to the move.
+    """
+    if board.is_castling(move):
+        orders = castling_orders(board, move)
+        return list(orders[rng.choice(sorted(orders))])
+    frm, to = move.from_square, move.to_square
+    piece = board.piece_at(frm)
+    placed = chess.Piece(move.promotion, piece.color) if move.promotion else piece
+    place = PiecePlaced(square=to, piece=placed if rng.random() < 0.5 else None)
+    lift = PieceLifted(square=frm)
+    if board.is_en_passant(move):
+        victim = PieceLifted(square=chess.square(chess.square_file(to), chess.square_rank(frm)))
+        steps = [lift, victim, place]
+        rng.shuffle(steps)
+        return steps
+    if board.is_capture(move):
+        victim = PieceLifted(square=to)
+        return [victim, lift, place] if rng.random() < 0.5 else [lift, victim, place]
+    style = rng.random()
+    if style < 0.15:
+        return [place, lift]  # the board reports the arrival before the departure
+    if style < 0.3:
+        transit = _transit_square(board, frm, to, rng)
+        if transit is not None:
+            return [lift, PiecePlaced(square=transit), PieceLifted(square=transit), place]
+    return [lift, place]
+
+
+def _transit_square(board: chess.Board, frm: int, to: int, rng: random.Random) -> int | None:
+    """An empty square on the straight line between `frm` and `to`, if any (a slide)."""
+    between = [sq for sq in chess.SquareSet(chess.between(frm, to)) if not board.piece_at(sq)]
+    return rng.choice(between) if between else None
+
+
+def noise(board: chess.BaseBoard, rng: random.Random) -> list[Step]:
+    """A touch or a sensor bounce: some occupied square lifted and put straight back."""
+    occupied: Sequence[int] = list(chess.SquareSet(board.occupied))
+    square = rng.choice(occupied)
+    return [PieceLifted(square=square), PiecePlaced(square=square)]
