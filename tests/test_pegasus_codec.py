@@ -17,6 +17,7 @@ from eboard960.errors import ProtocolError
 from eboard960.events import BoardSnapshot, PieceLifted, PiecePlaced
 from eboard960.protocols import codec_for
 from eboard960.protocols import pegasus as pg
+from eboard960.protocols.dgt import field_of, frame
 
 VECTORS = json.loads(
     (Path(__file__).parent.parent / "firmware_protocols/pegasus/vectors.json").read_text()
@@ -67,15 +68,15 @@ def test_registered_under_its_name_and_constructible_without_arguments() -> None
 
 def test_dump_becomes_a_presence_only_snapshot_with_timestamp() -> None:
     fields = bytearray(64)
-    fields[pg.field_of(chess.E4)] = 1
-    fields[pg.field_of(chess.A8)] = 1
-    [snapshot] = pg.PegasusCodec().receive_data(pg.frame(pg.BOARD_DUMP, bytes(fields)), t=2.5)
+    fields[field_of(chess.E4)] = 1
+    fields[field_of(chess.A8)] = 1
+    [snapshot] = pg.PegasusCodec().receive_data(frame(pg.BOARD_DUMP, bytes(fields)), t=2.5)
     assert snapshot == BoardSnapshot(occupied=chess.BB_E4 | chess.BB_A8, t=2.5)
     assert snapshot.pieces == {}
 
 
-def test_turned_board_maps_fields_the_other_way_round() -> None:
-    codec = pg.PegasusCodec(turned=True)
+def test_rotated_board_maps_fields_the_other_way_round() -> None:
+    codec = pg.PegasusCodec(rotated=True)
     assert codec.receive_data(bytes.fromhex("8e 00 05 00 01")) == [PiecePlaced(square=chess.H1)]
     assert codec.send(SetLeds(squares=frozenset({chess.H1}))) == bytes.fromhex(
         "60 06 05 07 00 01 00 00"

@@ -19,6 +19,7 @@ from collections.abc import Iterable
 import chess
 
 from eboard960.events import PieceLifted, PiecePlaced
+from eboard960.protocols.dgt import field_of, frame
 from eboard960.protocols.pegasus import (
     BATTERY,
     BOARD_DUMP,
@@ -35,16 +36,14 @@ from eboard960.protocols.pegasus import (
     NAME_COMMAND,
     SERIAL_NUMBER,
     TRADEMARK,
+    UNKNOWN_V,
     VERSION,
     LedPattern,
     PegasusError,
-    field_of,
-    frame,
     leds_from_command,
 )
 
 LONG_COMMANDS = frozenset({LED_COMMAND, KEY_COMMAND, NAME_COMMAND})
-UNKNOWN_V_REPLY = 0xA3
 
 TRADEMARK_TEXT = (
     "eboard960 Pegasus emulator\r\n"
@@ -145,7 +144,7 @@ class PegasusFirmware:
             case "U":
                 return frame(LONG_SERIAL_NUMBER, self.long_serial.encode("ascii"))
             case "V":
-                return frame(UNKNOWN_V_REPLY)
+                return frame(UNKNOWN_V)
             case "Y":
                 return frame(LOCK_STATE, b"\x00")
             case "Z":

@@ -8,11 +8,13 @@ resync) and a field update becomes `PieceLifted` or `PiecePlaced(piece=None)`.
 The app sends one-byte DGT commands, or long commands `<cmd> <n> <payload>
 00` where n counts the bytes after itself (LEDs, developer key, board name).
 
-Squares use the DGT field numbering (a8 = 0 .. h1 = 63); `turned=True` maps a
+Squares use the DGT field numbering (a8 = 0 .. h1 = 63); `rotated=True` maps a
 board standing the other way round. Where the sources disagree (battery
 scale, see the notes in `firmware_protocols/pegasus/README.md`) the setting
 is explicit with the Pegasus-specific reading as default.
 
+Framing, field numbering and the message builder are the DGT codec's
+(`eboard960.protocols.dgt`), given the Pegasus's own table of message sizes.
 Garbage is skipped a byte at a time (counted in `discarded`): a byte with bit
 7 set always starts a new message, so a valid message after garbage is never
 lost, and unparsed bytes never exceed one message (`MAX_MESSAGE`).
@@ -29,36 +31,42 @@ import chess
 from eboard960.commands import EnableUpdates, RequestBoard, SetLeds
 from eboard960.errors import ProtocolError
 from eboard960.events import BoardSnapshot, PieceLifted, PiecePlaced
+from eboard960.protocols.dgt import DgtFramer, Frame, Msg, field_of, square_of
 
 MAX_MESSAGE = 512
 """Longest message accepted; the longest the Pegasus sends (its trademark text) is ~160."""
 
-BOARD_DUMP = 0x86
-EE_MOVES = 0x8F
-FIELD_UPDATE = 0x8E
-BUS_ADDRESS = 0x90
-SERIAL_NUMBER = 0x91
-TRADEMARK = 0x92
-VERSION = 0x93
-HARDWARE_VERSION = 0x96
-BATTERY = 0xA0
-LONG_SERIAL_NUMBER = 0xA2
-LOCK_STATE = 0xA4
-KEY_STATE = 0xA5
+BOARD_DUMP = Msg.BOARD_DUMP
+FIELD_UPDATE = Msg.FIELD_UPDATE
+EE_MOVES = Msg.EE_MOVES
+BUS_ADDRESS = Msg.BUS_ADDRESS
+SERIAL_NUMBER = Msg.SERIAL_NUMBER
+TRADEMARK = Msg.TRADEMARK
+VERSION = Msg.VERSION
+HARDWARE_VERSION = Msg.HARDWARE_VERSION
+BATTERY = Msg.BATTERY
+LONG_SERIAL_NUMBER = Msg.LONG_SERIAL_NUMBER
+UNKNOWN_V = 0x23
+LOCK_STATE = 0x24
+KEY_STATE = 0x25
+"""Message ids (7 bits; the byte on the wire is 0x80 | id). The last three are Pegasus-only."""
 
-FIXED_SIZES = {
-    BOARD_DUMP: 67,
-    FIELD_UPDATE: 5,
-    BUS_ADDRESS: 5,
-    SERIAL_NUMBER: 8,
-    VERSION: 5,
-    HARDWARE_VERSION: 5,
-    BATTERY: 12,
-    LONG_SERIAL_NUMBER: 13,
-    LOCK_STATE: 4,
-    KEY_STATE: 4,
+SIZES: dict[int, tuple[int, int]] = {
+    BOARD_DUMP: (67, 67),
+    FIELD_UPDATE: (5, 5),
+    EE_MOVES: (3, MAX_MESSAGE),
+    BUS_ADDRESS: (5, 5),
+    SERIAL_NUMBER: (8, 8),
+    TRADEMARK: (3, MAX_MESSAGE),
+    VERSION: (5, 5),
+    HARDWARE_VERSION: (5, 5),
+    BATTERY: (12, 12),
+    LONG_SERIAL_NUMBER: (13, 13),
+    UNKNOWN_V: (3, MAX_MESSAGE),
+    LOCK_STATE: (4, 4),
+    KEY_STATE: (4, 4),
 }
-"""Total sizes (header included) of the messages whose size never varies."""
+"""Total sizes (header included) the Pegasus's messages may have; anything else is garbage."""
 
 LOCKED_DUMP = 0x7F
 """Every dump byte reads 0x7F until a developer key has been registered."""
@@ -66,25 +74,6 @@ LOCKED_DUMP = 0x7F
 
 class PegasusError(ProtocolError):
     """A Pegasus command that cannot be encoded (a bad square, speed or name)."""
-
-
-def field_of(square: chess.Square, turned: bool = False) -> int:
-    """The DGT field number of `square` (a8 = 0 .. h1 = 63)."""
-    field = (7 - chess.square_rank(square)) * 8 + chess.square_file(square)
-    return 63 - field if turned else field
-
-
-def square_of(field: int, turned: bool = False) -> chess.Square:
-    """The square at DGT field number `field`."""
-    if turned:
-        field = 63 - field
-    return chess.square(field % 8, 7 - field // 8)
-
-
-def frame(message_id: int, data: bytes = b"") -> bytes:
-    """One board-to-app message: ID, the 14-bit total length in two 7-bit bytes, data."""
-    size = len(data) + 3
-    return bytes([message_id, (size >> 7) & 0x7F, size & 0x7F]) + data
 
 
 def long_command(command: int, payload: bytes) -> bytes:
@@ -331,63 +320,10 @@ PegasusMessage = (
 # --- The codec ------------------------------------------------------------------------------
 
 
-class MessageReader:
-    """Cuts the board's byte stream into (id, data) messages, skipping garbage."""
-
-    def __init__(self) -> None:
-        self._buffer = bytearray()
-        self.discarded = 0
-
-    @property
-    def buffered(self) -> int:
-        return len(self._buffer)
-
-    def feed(self, data: bytes) -> list[tuple[int, bytes]]:
-        self._buffer += data
-        messages: list[tuple[int, bytes]] = []
-        buffer = self._buffer
-        start = 0
-        while start < len(buffer):
-            if buffer[start] < 0x80:
-                start += 1
-                self.discarded += 1
-                continue
-            size = self._size(buffer, start)
-            if size is None:
-                break
-            if size < 0:
-                start += 1
-                self.discarded += 1
-                continue
-            messages.append((buffer[start], bytes(buffer[start + 3 : start + size])))
-            start += size
-        del buffer[:start]
-        return messages
-
-    @staticmethod
-    def _size(buffer: bytearray, start: int) -> int | None:
-        """The whole message's size; None if more bytes are needed; -1 if it is garbage."""
-        header = buffer[start : start + 3]
-        if any(byte >= 0x80 for byte in header[1:]):
-            return -1
-        if len(header) < 3:
-            return None
-        size = (header[1] << 7) | header[2]
-        expected = FIXED_SIZES.get(header[0])
-        if size < 3 or size > MAX_MESSAGE or (expected is not None and size != expected):
-            return -1
-        body = buffer[start + 3 : start + size]
-        if any(byte >= 0x80 for byte in body):
-            return -1
-        if len(body) < size - 3:
-            return None
-        return size
-
-
 class PegasusCodec:
     """Bytes from a Pegasus in, events out; commands in, bytes out.
 
-    Settings: `turned` for a board standing the other way round;
+    Settings: `rotated` for a board standing the other way round;
     `battery_full` is the raw charge byte that means 100 % (88 per the Pegasus
     reverse-engineering notes; 100 if the byte is already a percentage, as the
     DGT e-board spec has it); LED animation defaults for `SetLeds`.
@@ -396,53 +332,55 @@ class PegasusCodec:
     def __init__(
         self,
         *,
-        turned: bool = False,
+        rotated: bool = False,
         battery_full: int = 88,
         led_speed: int = 7,
         led_intensity: int = 1,
     ) -> None:
         if not 1 <= battery_full <= 127:
             raise PegasusError(f"battery_full is a raw charge byte 1..127, not {battery_full}")
-        self.turned = turned
+        self.rotated = rotated
         self.battery_full = battery_full
         self._led_defaults = LedPattern(
             squares=frozenset(), speed=led_speed, intensity=led_intensity
         )
-        self._reader = MessageReader()
+        self._framer = DgtFramer(SIZES, accept_unknown=False)
+        self._discarded = 0
 
     @property
     def buffered(self) -> int:
         """Bytes held back waiting for the rest of a message (at most one message's worth)."""
-        return self._reader.buffered
+        return self._framer.buffered
 
     @property
     def discarded(self) -> int:
         """Bytes skipped as garbage so far."""
-        return self._reader.discarded
+        return self._discarded
 
     def receive_data(self, data: bytes, t: float = 0.0) -> list[Any]:
         """Events carried by the bytes the board sent at time `t`, in the board's order."""
         events: list[Any] = []
-        for message_id, body in self._reader.feed(data):
-            event = self._decode(message_id, body, t)
-            if event is None:
-                self._reader.discarded += len(body) + 3
-            else:
+        for item in self._framer.receive_data(data):
+            if isinstance(item, tuple):
+                self._discarded += len(item[0])
+            elif (event := self._decode(item, t)) is not None:
                 events.append(event)
+            else:
+                self._discarded += len(item.payload) + 3
         return events
 
-    def _decode(self, message_id: int, body: bytes, t: float) -> Any:
+    def _decode(self, item: Frame, t: float) -> Any:
         """The event for one message, or None if its contents are impossible."""
-        decoder = self._DECODERS.get(message_id)
+        decoder = self._DECODERS.get(item.message_id)
         if decoder is None:
-            return OtherMessage(message_id=message_id, data=body, t=t)
-        return decoder(self, body, t)
+            return OtherMessage(message_id=item.message_id, data=item.payload, t=t)
+        return decoder(self, item.payload, t)
 
     def _field_update(self, body: bytes, t: float) -> PieceLifted | PiecePlaced | None:
         field, state = body
         if field > 63 or state > 1:
             return None
-        square = square_of(field, self.turned)
+        square = square_of(field, self.rotated)
         return PiecePlaced(square=square, t=t) if state else PieceLifted(square=square, t=t)
 
     def _battery(self, body: bytes, t: float) -> Battery:
@@ -457,7 +395,7 @@ class PegasusCodec:
         occupied = 0
         for field, byte in enumerate(body):
             if byte:
-                occupied |= chess.BB_SQUARES[square_of(field, self.turned)]
+                occupied |= chess.BB_SQUARES[square_of(field, self.rotated)]
         return BoardSnapshot(occupied=occupied, t=t)
 
     _DECODERS: ClassVar[dict[int, Callable[[PegasusCodec, bytes, float], Any]]] = {
@@ -497,12 +435,12 @@ class PegasusCodec:
         raise PegasusError(f"the Pegasus has no command {command!r}")
 
     def _leds(self, pattern: LedPattern) -> bytes:
-        fields = [field_of(square, self.turned) for square in sorted(pattern.squares)]
+        fields = [field_of(square, self.rotated) for square in sorted(pattern.squares)]
         header = bytes([LED_ON, pattern.speed, int(pattern.once), pattern.intensity])
         return long_command(LED_COMMAND, header + bytes(fields))
 
 
-def leds_from_command(data: bytes, turned: bool = False) -> LedPattern | None:
+def leds_from_command(data: bytes, rotated: bool = False) -> LedPattern | None:
     """Read an LED command back (for the firmware model): the pattern, or None for 'all off'."""
     if len(data) < 4 or data[0] != LED_COMMAND or data[1] != len(data) - 2 or data[-1] != 0:
         raise PegasusError(f"not a Pegasus LED command: {data.hex(' ')}")
@@ -511,11 +449,11 @@ def leds_from_command(data: bytes, turned: bool = False) -> LedPattern | None:
     if len(data) < 8:
         raise PegasusError(f"a Pegasus LED command is too short: {data.hex(' ')}")
     speed, once, intensity = data[3], data[4], data[5]
-    squares = _squares(data[6:-1], turned)
+    squares = _squares(data[6:-1], rotated)
     return LedPattern(squares=squares, speed=speed, once=bool(once), intensity=intensity)
 
 
-def _squares(fields: Iterable[int], turned: bool) -> frozenset[chess.Square]:
+def _squares(fields: Iterable[int], rotated: bool) -> frozenset[chess.Square]:
     if any(field > 63 for field in fields):
         raise PegasusError("a Pegasus LED field number is 0..63")
-    return frozenset(square_of(field, turned) for field in fields)
+    return frozenset(square_of(field, rotated) for field in fields)
