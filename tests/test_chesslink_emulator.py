@@ -21,39 +21,6 @@ def connected(**kwargs) -> tuple[ChessLinkFirmware, cl.ChessLinkCodec]:
     return model, codec
 
 
-def eboard_events(board: chess.Board, move: chess.Move) -> list[PieceLifted | PiecePlaced]:
-    """How a person makes `move` at an e-board (stand-in until the recognizer's choreography).
-
-    Castling: lift king, lift rook, place rook, place king; a piece that ends
-    where it started is not touched. Captures: the victim first.
-    """
-    after = board.copy(stack=False)
-    after.push(move)
-    if board.is_castling(move):
-        touched = [move.from_square, move.to_square]
-        lifts = [PieceLifted(square=s) for s in touched]
-        king_to = after.king(board.turn)
-        rook_to = next(
-            s
-            for s in after.pieces(chess.ROOK, board.turn)
-            if s not in board.pieces(chess.ROOK, board.turn) or s == move.to_square
-        )
-        places = [PiecePlaced(square=s, piece=after.piece_at(s)) for s in (rook_to, king_to)]
-        same = {s for s in touched if board.piece_at(s) == after.piece_at(s)}
-        return [e for e in lifts + places if e.square not in same]
-    events: list[PieceLifted | PiecePlaced] = []
-    if board.is_en_passant(move):
-        victim = chess.square(
-            chess.square_file(move.to_square), chess.square_rank(move.from_square)
-        )
-        events.append(PieceLifted(square=victim))
-    elif board.piece_at(move.to_square):
-        events.append(PieceLifted(square=move.to_square))
-    events.append(PieceLifted(square=move.from_square))
-    events.append(PiecePlaced(square=move.to_square, piece=after.piece_at(move.to_square)))
-    return events
-
-
 class HostView:
     """What a host knows of the board from the events the codec gives it."""
 
@@ -95,13 +62,9 @@ def test_registers_are_written_and_read_back() -> None:
     assert talk(model, codec, cl.WriteRegister(address=0x10, value=0xAB)) == [
         cl.RegisterWritten(address=0x10, value=0xAB)
     ]
-    assert talk(model, codec, cl.ReadRegister(address=0x10)) == [
-        cl.RegisterRead(address=0x10, value=0xAB)
-    ]
+    assert talk(model, codec, cl.ReadRegister(address=0x10)) == [cl.RegisterRead(address=0x10, value=0xAB)]
     # a scan time below the minimum becomes the default 20
-    assert talk(model, codec, cl.WriteRegister.scan_time(3)) == [
-        cl.RegisterWritten(address=1, value=20)
-    ]
+    assert talk(model, codec, cl.WriteRegister.scan_time(3)) == [cl.RegisterWritten(address=1, value=20)]
     assert talk(model, codec, EnableUpdates()) == [cl.RegisterWritten(address=2, value=3)]
     assert model.auto_report is cl.AutoReport.ON_CHANGE
 
@@ -114,9 +77,7 @@ def test_reset_is_silent_clears_leds_keeps_eeprom_and_deafens_for_three_seconds(
     assert model.lit_squares() == frozenset()
     assert talk(model, codec, cl.RequestVersion()) == []
     model.advance(3.1)
-    assert talk(model, codec, cl.ReadRegister(address=0x20)) == [
-        cl.RegisterRead(address=0x20, value=7)
-    ]
+    assert talk(model, codec, cl.ReadRegister(address=0x20)) == [cl.RegisterRead(address=0x20, value=7)]
 
 
 def test_frames_with_bad_parity_or_check_are_ignored() -> None:
@@ -165,9 +126,7 @@ def test_off_mode_is_silent_but_answers_polls() -> None:
     talk(model, codec, cl.WriteRegister.auto_report(cl.AutoReport.OFF))
     assert model.lift(chess.E2) == b""
     assert model.advance(2.0) == b""
-    assert codec.receive_data(model.feed(codec.send(cl.RequestStatus()))) == [
-        PieceLifted(square=chess.E2)
-    ]
+    assert codec.receive_data(model.feed(codec.send(cl.RequestStatus()))) == [PieceLifted(square=chess.E2)]
 
 
 def test_timed_mode_reports_every_interval() -> None:
@@ -291,9 +250,26 @@ def test_host_view_follows_a_chess960_game(mode, faults, settle) -> None:
     board = chess.Board.from_chess960_pos(0)
     for uci in GAME_960:
         move = board.parse_uci(uci)
-        for event in eboard_events(board, move):
-            view.take(codec.receive_data(model.apply(event) + model.advance(settle)))
+        view.take(codec.receive_data(model.play_move(board, move) + model.advance(settle)))
         board.push(move)
         view.take(codec.receive_data(model.flush()))
         assert view.pieces == board.piece_map() == model.pieces, uci
     assert codec.buffered < 67
+
+
+def test_play_move_makes_castling_the_eboard_way() -> None:
+    board = chess.Board.from_chess960_pos(0)
+    for uci in GAME_960[:25]:
+        board.push_uci(uci)
+    castling = board.parse_uci("g8f8")
+    assert board.is_castling(castling)
+    model, codec = connected(start=board)
+    talk(model, codec, EnableUpdates())
+    model.advance(0.5)
+    events = codec.receive_data(model.play_move(board, castling))
+    assert events == [
+        PieceLifted(square=chess.G8),
+        PieceLifted(square=chess.F8),
+        PiecePlaced(square=chess.D8, piece=chess.Piece.from_symbol("r")),
+        PiecePlaced(square=chess.C8, piece=chess.Piece.from_symbol("k")),
+    ]
