@@ -136,7 +136,7 @@ PROFILES: dict[str, BoardProfile] = {
             GattCharacteristic(uuid=_chessnut("8273"), service=_chessnut("8271"), notify=True),
         ),
         write=_chessnut("8272"),
-        notify=(_chessnut("8262"), _chessnut("8273")),
+        notify=(_chessnut("8273"), _chessnut("8262")),  # replies by default, positions routed
         write_with_response=True,
         name_prefixes=("Chessnut", "Smart Chess"),
         emulated_name="Chessnut Air",

@@ -1,27 +1,30 @@
 """Firmware model of a Chessnut Air / Pro: pieces with identities, LEDs, battery.
 
-Every entry point returns the notifications the board would send, in order,
-as a list of payloads; `eboard960.ble.profiles` routes each to its
-characteristic (position frames to `…8262`, everything else to `…8273`).
-`feed(data)` is one write from the app. `tick()` is the firmware's 200 ms
-timer: while reporting is on the Air repeats the position even when nothing
-moved. Scenario calls (`lift`, `place`, `apply`, `play_game`) change the
+Every entry point returns the bytes the board sends (see `NotifyingFirmware`
+for keeping notifications apart); `eboard960.ble.profiles` routes each
+notification to its characteristic (position frames to `…8262`, everything
+else to `…8273`). `feed(data)` is one write from the app. `tick()` is the
+firmware's 200 ms timer: while reporting is on, the Air repeats the position
+even when nothing moved. Scenario calls (`lift`, `place`, `apply`, `play_game`) change the
 physical board; the hand holds lifted pieces, so a place without a piece puts
 back the one lifted last.
 
-`NotificationFaults` (shared by the GoChess and Square Off models) perturbs
-the outgoing notifications from a seeded random source: garbage payloads,
-notifications cut in two, dropped notifications, and sensor bounce.
+`NotifyingFirmware` and `NotificationFaults` (shared by the GoChess and
+Square Off models) perturb the outgoing notifications from a seeded random
+source: garbage payloads, notifications cut in two, dropped notifications,
+and sensor bounce.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import chess
 
+from eboard960.choreography import game_events
 from eboard960.events import PieceLifted, PiecePlaced
 from eboard960.protocols.chessnut import (
     ENABLE_REPORTING,
@@ -47,17 +50,25 @@ class NotificationFaults:
     seed: int = 0
 
 
-class FaultInjector:
-    """Applies `NotificationFaults` to a stream of notifications."""
+class NotifyingFirmware(ABC):
+    """What the BLE firmware models share: faults, the notification sink, the scenario API.
+
+    Every entry point returns the bytes the board sends. With `notify` set
+    (e.g. to `BoardPeripheral.send`), each notification goes there on its own
+    instead, so notification boundaries and the split/garbage faults survive,
+    and the entry points return b"".
+    """
 
     def __init__(self, faults: NotificationFaults | None) -> None:
         self.faults = faults or NotificationFaults()
+        self.notify: Callable[[bytes], None] | None = None
         self._random = random.Random(self.faults.seed)
 
-    def bounces(self) -> bool:
+    def _bounces(self) -> bool:
         return self.faults.bounce > 0 and self._random.random() < self.faults.bounce
 
-    def apply(self, notifications: Iterable[bytes]) -> list[bytes]:
+    def _emit(self, notifications: Iterable[bytes]) -> bytes:
+        """Apply the faults; hand each notification to `notify`, or return them joined."""
         out: list[bytes] = []
         rng, faults = self._random, self.faults
         for payload in notifications:
@@ -70,13 +81,42 @@ class FaultInjector:
                 out += [payload[:cut], payload[cut:]]
             else:
                 out.append(payload)
-        return out
+        if self.notify is None:
+            return b"".join(out)
+        for payload in out:
+            self.notify(payload)
+        return b""
+
+    @abstractmethod
+    def write(self, data: bytes) -> list[bytes]:
+        """The board's replies to one write from the app, one item per notification."""
+
+    def feed(self, data: bytes) -> bytes:
+        """One write from the app; the board's immediate replies."""
+        return self._emit(self.write(data))
+
+    @abstractmethod
+    def lift(self, square: chess.Square) -> bytes:
+        """A hand takes the piece on `square`."""
+
+    @abstractmethod
+    def place(self, square: chess.Square, piece: chess.Piece | None = None) -> bytes:
+        """A piece reaches `square`."""
+
+    def apply(self, event: PieceLifted | PiecePlaced) -> bytes:
+        if isinstance(event, PieceLifted):
+            return self.lift(event.square)
+        return self.place(event.square, event.piece)
+
+    def play_game(self, board: chess.Board, moves: Iterable[chess.Move]) -> bytes:
+        """Make `moves` from `board` by hand, castling the e-board way; `board` is not changed."""
+        return b"".join(self.apply(event) for event in game_events(board.copy(), list(moves)))
 
 
 ACK = bytes([0x23, 0x01, 0x00])
 
 
-class ChessnutFirmware:
+class ChessnutFirmware(NotifyingFirmware):
     """A Chessnut Air as the app sees it over BLE."""
 
     def __init__(
@@ -90,6 +130,7 @@ class ChessnutFirmware:
         firmware: tuple[str, str] = ("CNCA100_V201", "CN_DVT9_210659"),
         faults: NotificationFaults | None = None,
     ) -> None:
+        super().__init__(faults)
         start = chess.Board.from_chess960_pos(position) if isinstance(position, int) else position
         self.pieces: dict[chess.Square, chess.Piece] = start.piece_map()
         self.hand: list[chess.Piece] = []
@@ -101,19 +142,18 @@ class ChessnutFirmware:
         self.charging = charging
         self.battery = battery
         self.firmware = firmware
-        self.uptime_s = 0
-        self._faults = FaultInjector(faults)
+        self.uptime = 0.0
 
     # --- the app's side -------------------------------------------------------------------
 
-    def feed(self, data: bytes) -> list[bytes]:
-        """One write from the app; the board reads `<cmd> <n> <data>` commands from it."""
+    def write(self, data: bytes) -> list[bytes]:
+        """The board reads `<cmd> <n> <data>` commands from one write."""
         out: list[bytes] = []
         while len(data) >= 2:
             size = 2 + data[1]
             command, data = bytes(data[:size]), data[size:]
             out += self._answer(command)
-        return self._faults.apply(out)
+        return out
 
     def _answer(self, command: bytes) -> list[bytes]:
         code, body = command[0], command[2:]
@@ -143,52 +183,38 @@ class ChessnutFirmware:
 
     def frame(self) -> bytes:
         """The position frame for the pieces on the board now."""
-        return position_frame(self.pieces, self.uptime_s)
+        return position_frame(self.pieces, int(self.uptime))
 
-    def tick(self, seconds: float = 0.2) -> list[bytes]:
+    def tick(self, seconds: float = 0.2) -> bytes:
         """The firmware timer: time passes, and a reporting board repeats its position."""
-        self.uptime_s += int(seconds)
-        return self._faults.apply([self.frame()] if self.reporting else [])
+        self.uptime += seconds
+        return self._report()
 
     # --- the physical board ---------------------------------------------------------------
 
-    def lift(self, square: chess.Square) -> list[bytes]:
+    def lift(self, square: chess.Square) -> bytes:
         """A hand takes the piece on `square` (a lift from an empty square changes nothing)."""
         if square not in self.pieces:
-            return []
+            return b""
         self.hand.append(self.pieces.pop(square))
         return self._report()
 
-    def place(self, square: chess.Square, piece: chess.Piece | None = None) -> list[bytes]:
+    def place(self, square: chess.Square, piece: chess.Piece | None = None) -> bytes:
         """Put `piece` (by default the piece lifted last) on `square`, replacing what was there."""
         if piece is None:
             if not self.hand:
-                return []
+                return b""
             piece = self.hand.pop()
         elif piece in self.hand:
             self.hand.remove(piece)
         self.pieces[square] = piece
-        out = self._report()
-        if self._faults.bounces():
+        frames = [self.frame()]
+        if self._bounces():
             del self.pieces[square]
-            out += self._report()
+            frames.append(self.frame())
             self.pieces[square] = piece
-            out += self._report()
-        return out
+            frames.append(self.frame())
+        return self._emit(frames if self.reporting else [])
 
-    def apply(self, event: PieceLifted | PiecePlaced) -> list[bytes]:
-        if isinstance(event, PieceLifted):
-            return self.lift(event.square)
-        return self.place(event.square, event.piece)
-
-    def play_game(self, board: chess.Board, moves: Iterable[chess.Move]) -> list[bytes]:
-        """Make `moves` from `board` by hand, castling the e-board way; `board` is not changed."""
-        from eboard960.choreography import game_events
-
-        out: list[bytes] = []
-        for event in game_events(board.copy(), list(moves)):
-            out += self.apply(event)
-        return out
-
-    def _report(self) -> list[bytes]:
-        return self._faults.apply([self.frame()] if self.reporting else [])
+    def _report(self) -> bytes:
+        return self._emit([self.frame()] if self.reporting else [])

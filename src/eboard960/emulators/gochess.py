@@ -1,21 +1,19 @@
 """Firmware model of a GoChess board: Hall sensors (presence only), RGB LEDs, battery.
 
-Every entry point returns the notifications the board would send on the
-Nordic UART TX characteristic. `feed(data)` is one write from the app; the
-board takes each write as one command, as the SDK sends them. A piece
-leaving or reaching a square is notified at once as `<row><col>u|d`, unless
-the app masked that square out with `0x3B`. The XR model also has border
-slots (`border_lift`, `border_place`).
+Every entry point returns the bytes the board sends on the Nordic UART TX
+characteristic (see `NotifyingFirmware` for keeping notifications apart).
+`feed(data)` is one write from the app; the board takes each write as one
+command, as the SDK sends them. A piece leaving or reaching a square is
+notified at once as `<row><col>u|d`, unless the app masked that square out
+with `0x3B`. The XR model also has border slots (`border_lift`,
+`border_place`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import chess
 
-from eboard960.emulators.chessnut import FaultInjector, NotificationFaults
-from eboard960.events import PieceLifted, PiecePlaced
+from eboard960.emulators.chessnut import NotificationFaults, NotifyingFirmware
 from eboard960.protocols.gochess import (
     GoChessError,
     board_state_bytes,
@@ -29,7 +27,7 @@ MODELS = {"xr": 0x04, "mini": 0x03, "lite": 0x03}
 BORDER_SLOTS = {"top": 8, "bottom": 8, "left": 10, "right": 10}
 
 
-class GoChessFirmware:
+class GoChessFirmware(NotifyingFirmware):
     """A GoChess XR, Mini or Lite as the app sees it over BLE."""
 
     def __init__(
@@ -45,6 +43,7 @@ class GoChessFirmware:
     ) -> None:
         if model not in MODELS:
             raise GoChessError(f"GoChess model must be one of {sorted(MODELS)}, not {model!r}")
+        super().__init__(faults)
         start = chess.Board.from_chess960_pos(position) if isinstance(position, int) else position
         self.model = model
         self.occupied: chess.Bitboard = start.occupied
@@ -57,15 +56,12 @@ class GoChessFirmware:
         self.battery_mv = battery_mv
         self.current_ua = current_ua
         self.charging = charging
-        self._faults = FaultInjector(faults)
 
     # --- the app's side -------------------------------------------------------------------
 
-    def feed(self, data: bytes) -> list[bytes]:
-        """One write from the app: a command byte and its data."""
-        if not data:
-            return []
-        return self._faults.apply(self._answer(data[0], bytes(data[1:])))
+    def write(self, data: bytes) -> list[bytes]:
+        """The board takes one write as one command: a command byte and its data."""
+        return self._answer(data[0], bytes(data[1:])) if data else []
 
     def _answer(self, code: int, body: bytes) -> list[bytes]:
         replies = {
@@ -113,53 +109,39 @@ class GoChessFirmware:
 
     # --- the physical board ---------------------------------------------------------------
 
-    def lift(self, square: chess.Square) -> list[bytes]:
+    def lift(self, square: chess.Square) -> bytes:
         if not self.occupied & chess.BB_SQUARES[square]:
-            return []
+            return b""
         self.occupied &= ~chess.BB_SQUARES[square]
-        return self._report(square, down=False)
+        return self._emit(self._report(square, down=False))
 
-    def place(self, square: chess.Square, piece: chess.Piece | None = None) -> list[bytes]:
+    def place(self, square: chess.Square, piece: chess.Piece | None = None) -> bytes:
         """A piece reaches `square` (which piece it is, the sensor cannot tell)."""
         if self.occupied & chess.BB_SQUARES[square]:
-            return []
+            return b""
         self.occupied |= chess.BB_SQUARES[square]
         out = self._report(square, down=True)
-        if self._faults.bounces():
+        if self._bounces():
             out += self._report(square, down=False) + self._report(square, down=True)
-        return out
+        return self._emit(out)
 
-    def apply(self, event: PieceLifted | PiecePlaced) -> list[bytes]:
-        if isinstance(event, PieceLifted):
-            return self.lift(event.square)
-        return self.place(event.square)
-
-    def play_game(self, board: chess.Board, moves: Iterable[chess.Move]) -> list[bytes]:
-        """Make `moves` from `board` by hand, castling the e-board way; `board` is not changed."""
-        from eboard960.choreography import game_events
-
-        out: list[bytes] = []
-        for event in game_events(board.copy(), list(moves)):
-            out += self.apply(event)
-        return out
-
-    def border_place(self, side: str, slot: int) -> list[bytes]:
+    def border_place(self, side: str, slot: int) -> bytes:
         """A captured piece put on a border slot (XR only)."""
         return self._border(side, slot, down=True)
 
-    def border_lift(self, side: str, slot: int) -> list[bytes]:
+    def border_lift(self, side: str, slot: int) -> bytes:
         return self._border(side, slot, down=False)
 
-    def _border(self, side: str, slot: int, *, down: bool) -> list[bytes]:
+    def _border(self, side: str, slot: int, *, down: bool) -> bytes:
         if self.model != "xr":
             raise GoChessError("only the GoChess XR has border slots")
-        if not 1 <= slot <= BORDER_SLOTS[side]:
-            raise GoChessError(f"the {side} border has slots 1..{BORDER_SLOTS[side]}")
+        if side not in BORDER_SLOTS or not 1 <= slot <= BORDER_SLOTS[side]:
+            raise GoChessError(f"no border slot {side} {slot} (sides: {', '.join(BORDER_SLOTS)})")
         bit = 1 << (slot - 1)
         self.border[side] = self.border[side] | bit if down else self.border[side] & ~bit
-        return self._faults.apply([border_event_bytes(side, slot, down)])
+        return self._emit([border_event_bytes(side, slot, down)])
 
     def _report(self, square: chess.Square, *, down: bool) -> list[bytes]:
         if not self.interrupt_mask & chess.BB_SQUARES[square]:
             return []
-        return self._faults.apply([piece_event_bytes(square, down)])
+        return [piece_event_bytes(square, down)]

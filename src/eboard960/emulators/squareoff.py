@@ -1,23 +1,21 @@
 """Firmware model of a Square Off Pro or Neo: presence sensors, square LEDs, battery.
 
-Every entry point returns the notifications the board would send on the
-Nordic UART TX characteristic. `feed(data)` takes the app's bytes (commands
-may arrive cut across writes and may end in CR LF). Lifts and drops are
-reported as `0#e2u*` / `0#e4d*` once a game has been started with `14#1*`;
-`30#R*` answers the occupancy at any time. The Pro answers a new game with
-`14#GO*` and reports its battery as `22#<volts>*`; the Neo does neither and
-answers `4#*` with `4#<percent>*`.
+Every entry point returns the bytes the board sends on the Nordic UART TX
+characteristic (see `NotifyingFirmware` for keeping notifications apart).
+`feed(data)` takes the app's bytes (commands may arrive cut across writes and
+may end in CR LF). Lifts and drops are reported as `0#e2u*` / `0#e4d*` once a
+game has been started with `14#1*`; `30#R*` answers the occupancy at any
+time. The Pro answers a new game with `14#GO*` and reports its battery as
+`22#<volts>*`; the Neo does neither and answers `4#*` with `4#<percent>*`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
 import chess
 
-from eboard960.emulators.chessnut import FaultInjector, NotificationFaults
-from eboard960.events import PieceLifted, PiecePlaced
+from eboard960.emulators.chessnut import NotificationFaults, NotifyingFirmware
 from eboard960.protocols.squareoff import (
     ANNOUNCEMENTS,
     STATUS_COLOURS,
@@ -32,7 +30,7 @@ _COMMAND = re.compile(rb"([0-9]{1,2}|!)#([^#*]{0,64})\*")
 _MAX_PENDING = 80
 
 
-class SquareOffFirmware:
+class SquareOffFirmware(NotifyingFirmware):
     """A Square Off Pro or Neo as the app sees it over BLE."""
 
     def __init__(
@@ -47,6 +45,7 @@ class SquareOffFirmware:
     ) -> None:
         if model not in MODELS:
             raise SquareOffError(f"Square Off model must be 'pro' or 'neo', not {model!r}")
+        super().__init__(faults)
         start = chess.Board.from_chess960_pos(position) if isinstance(position, int) else position
         self.model = model
         self.occupied: chess.Bitboard = start.occupied
@@ -59,12 +58,11 @@ class SquareOffFirmware:
         self.battery_volts = battery_volts
         self.battery_percent = battery_percent
         self._pending = b""
-        self._faults = FaultInjector(faults)
 
     # --- the app's side -------------------------------------------------------------------
 
-    def feed(self, data: bytes) -> list[bytes]:
-        """Bytes from the app; every complete `code#body*` command is answered."""
+    def write(self, data: bytes) -> list[bytes]:
+        """Every complete `code#body*` command is answered; a cut one waits for its end."""
         text = self._pending + data
         out: list[bytes] = []
         end = 0
@@ -73,7 +71,7 @@ class SquareOffFirmware:
             out += self._answer(code, body)
             end = found.end()
         self._pending = text[end:][-_MAX_PENDING:]
-        return self._faults.apply(out)
+        return out
 
     def _answer(self, code: str, body: str) -> list[bytes]:
         if code == "14" and body == "1":
@@ -103,38 +101,23 @@ class SquareOffFirmware:
 
     # --- the physical board ---------------------------------------------------------------
 
-    def lift(self, square: chess.Square) -> list[bytes]:
+    def lift(self, square: chess.Square) -> bytes:
         if not self.occupied & chess.BB_SQUARES[square]:
-            return []
+            return b""
         self.occupied &= ~chess.BB_SQUARES[square]
-        return self._report(square, down=False)
+        return self._emit(self._report(square, down=False))
 
-    def place(self, square: chess.Square, piece: chess.Piece | None = None) -> list[bytes]:
+    def place(self, square: chess.Square, piece: chess.Piece | None = None) -> bytes:
         """A piece reaches `square` (which piece it is, the sensor cannot tell)."""
         if self.occupied & chess.BB_SQUARES[square]:
-            return []
+            return b""
         self.occupied |= chess.BB_SQUARES[square]
         out = self._report(square, down=True)
-        if self._faults.bounces():
+        if self._bounces():
             out += self._report(square, down=False) + self._report(square, down=True)
-        return out
-
-    def apply(self, event: PieceLifted | PiecePlaced) -> list[bytes]:
-        if isinstance(event, PieceLifted):
-            return self.lift(event.square)
-        return self.place(event.square)
-
-    def play_game(self, board: chess.Board, moves: Iterable[chess.Move]) -> list[bytes]:
-        """Make `moves` from `board` by hand, castling the e-board way; `board` is not changed."""
-        from eboard960.choreography import game_events
-
-        out: list[bytes] = []
-        for event in game_events(board.copy(), list(moves)):
-            out += self.apply(event)
-        return out
+        return self._emit(out)
 
     def _report(self, square: chess.Square, *, down: bool) -> list[bytes]:
         if not self.game_started:
             return []
-        name = chess.square_name(square) + ("d" if down else "u")
-        return self._faults.apply([message("0", name)])
+        return [message("0", chess.square_name(square) + ("d" if down else "u"))]
