@@ -47,8 +47,10 @@ from bumble.host import Host
 from bumble.link import LocalLink
 from bumble.transport.common import AsyncPipeSink
 
+from eboard960.ble.transport import BleStack
+
 ATT_MTU = 247
-"""The MTU the central asks for; Bumble's controller grants it, as a modern phone's would."""
+"""The MTU the central asks for by default, as a modern phone does (`mtu=` changes it)."""
 
 _PROPERTY_NAMES = {
     gatt.Characteristic.Properties.BROADCAST: "broadcast",
@@ -109,6 +111,7 @@ class BumbleClient(BaseBleakClient):
         address_or_ble_device: BLEDevice | str,
         *,
         central: Device | None = None,
+        mtu: int = ATT_MTU,
         disconnected_callback: Callable[[], None] | None = None,
         timeout: float = 10.0,
         **kwargs: Any,
@@ -117,6 +120,7 @@ class BumbleClient(BaseBleakClient):
             address_or_ble_device, disconnected_callback=disconnected_callback, timeout=timeout
         )
         self._central = _central_from(address_or_ble_device, central)
+        self._mtu = mtu
         self._name = (
             address_or_ble_device.name if isinstance(address_or_ble_device, BLEDevice) else None
         )
@@ -150,7 +154,7 @@ class BumbleClient(BaseBleakClient):
         connection.on(connection.EVENT_DISCONNECTION, self._on_disconnection)
         self._peer = Peer(connection)
         try:
-            await self._peer.request_mtu(ATT_MTU)
+            await self._peer.request_mtu(self._mtu)
             self.services = await self._discover(self._peer)
             await self._read_name()
         except BaseException:
@@ -326,3 +330,12 @@ class BumbleScanner(BaseBleakScanner):
             address, address, data.local_name, self._central, data
         )
         self.call_detection_callbacks(device, data)
+
+
+def bumble_stack(central: Device, mtu: int = ATT_MTU) -> BleStack:
+    """The bleak backends that reach the virtual radio through `central`."""
+    return BleStack(
+        client_backend=BumbleClient,
+        scanner_backend=BumbleScanner,
+        options={"central": central, "mtu": mtu},
+    )

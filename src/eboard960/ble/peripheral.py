@@ -16,9 +16,11 @@ plays the board's side of the link:
 
 The model interface is deliberately the same as the serial emulators' (a
 firmware model is fed the host's bytes and returns the board's): anything with
-`feed(bytes) -> bytes` can be hosted. Boards with several notify
-characteristics (Chessnut) need nothing extra: the profile's `notify_routes`
-sends each frame to the right one.
+`feed(bytes) -> bytes` can be hosted. A model with a `notify` attribute gets
+`send` assigned to it, so it can hand over each notification on its own
+(keeping notification boundaries, e.g. for split-frame faults). Boards with
+several notify characteristics (Chessnut) need nothing extra: the profile's
+`notify_routes` sends each frame to the right one.
 
 Link faults for tests and demos: `disconnect()` drops the connection and the
 board advertises again at once (a glitch); `go_away()` drops it and stops
@@ -79,6 +81,8 @@ class BoardPeripheral:
         self.model = model
         self.name = name or profile.emulated_name
         self.device = radio.new_device(self.name)
+        if hasattr(model, "notify"):
+            model.notify = self.send
         self._characteristics: dict[str, gatt.Characteristic] = {}
         self._outbox: asyncio.Queue[bytes] = asyncio.Queue()
         self._sender: asyncio.Task[None] | None = None

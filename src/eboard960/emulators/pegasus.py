@@ -2,7 +2,7 @@
 
 Deterministic and I/O-free. `feed(app_bytes)` takes what the app wrote (in
 any chunking) and returns the board's immediate replies; the scenario API
-(`lift`, `place`, `play`) changes the pieces on the board and returns what the
+(`lift`, `place`, `apply`, `play_game`) changes the pieces on the board and returns what the
 board says about it (field updates, only once the app has enabled them, as
 the real board does). The same model runs in memory in tests and behind the
 Bumble GATT server of `eboard960.ble.peripheral`.
@@ -18,6 +18,7 @@ from collections.abc import Iterable
 
 import chess
 
+from eboard960.choreography import game_events
 from eboard960.events import PieceLifted, PiecePlaced
 from eboard960.protocols.dgt import field_of, frame
 from eboard960.protocols.pegasus import (
@@ -189,22 +190,22 @@ class PegasusFirmware:
         self.occupied &= ~chess.BB_SQUARES[square]
         return self._field_update(square, 0)
 
-    def place(self, square: chess.Square) -> bytes:
-        """A piece arrives on `square`; returns the board's report (if updates are on)."""
+    def place(self, square: chess.Square, piece: chess.Piece | None = None) -> bytes:
+        """A piece arrives on `square` (which piece, the board cannot tell); returns its report."""
         if self.occupied & chess.BB_SQUARES[square]:
             raise PegasusError(f"{chess.square_name(square)} is occupied; lift that piece first")
         self.occupied |= chess.BB_SQUARES[square]
         return self._field_update(square, 1)
 
-    def play(self, events: Iterable[PieceLifted | PiecePlaced]) -> bytes:
-        """Carry out lift/place events in order (e.g. from `choreography.move_events`)."""
-        out = bytearray()
-        for event in events:
-            if isinstance(event, PieceLifted):
-                out += self.lift(event.square)
-            else:
-                out += self.place(event.square)
-        return bytes(out)
+    def apply(self, event: PieceLifted | PiecePlaced) -> bytes:
+        """Carry out one lift or place event."""
+        if isinstance(event, PieceLifted):
+            return self.lift(event.square)
+        return self.place(event.square)
+
+    def play_game(self, board: chess.Board, moves: Iterable[chess.Move]) -> bytes:
+        """Make `moves` from `board` by hand, castling the e-board way; `board` is not changed."""
+        return b"".join(self.apply(event) for event in game_events(board, list(moves)))
 
     def _field_update(self, square: chess.Square, state: int) -> bytes:
         if not self.updates:
