@@ -133,7 +133,7 @@ class ClockMachine:
         """Start dice entry for the uniform manual method `method`."""
         return self._fire("dice_entry", t, method=method)
 
-    def roll(self, value: int, t: float) -> list[ClockEvent]:
+    def roll(self, value: int | str, t: float) -> list[ClockEvent]:
         """Key in one roll (or toss, or card) of the dice entry under way."""
         return self._fire("dice_roll", t, value=value)
 

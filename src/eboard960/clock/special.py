@@ -9,10 +9,9 @@ method, for a ceremony with real dice). Numbers are shown in Scharnagl's
 
 from __future__ import annotations
 
-import importlib
 import random
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from eboard960.errors import ClockError, MethodError, PositionError
@@ -91,13 +90,13 @@ class SpecialTimer:
         if problem is not None:
             raise ClockError(problem)
         self._dice, self.dice_method = _methods()[method].run(), method
-        return self._dice.request
+        return _prompt(self._dice.request)
 
     @property
     def dice_request(self) -> str | None:
-        return None if self._dice is None else self._dice.request
+        return None if self._dice is None else _prompt(self._dice.request)
 
-    def roll(self, value: int) -> StartPosition | None:
+    def roll(self, value: int | str) -> StartPosition | None:
         """Feed one roll; returns the position once the method has one.
 
         A bad roll is refused and changes nothing. A finished run that lands on
@@ -127,6 +126,12 @@ class SpecialTimer:
         return (n or COUNT) if self.dgt960_numbers else n
 
 
-def _methods() -> dict[str, Any]:
-    """The manual methods table, imported when dice entry is first used."""
-    return importlib.import_module("eboard960.methods").METHODS
+def _methods() -> Mapping[str, Any]:
+    """The manual methods table, imported only when dice entry is used."""
+    from eboard960.methods import METHODS
+
+    return METHODS
+
+
+def _prompt(request: Any) -> str:
+    return f"{request.prompt} ({request.note})" if request.note else request.prompt
