@@ -1,0 +1,151 @@
+"""The Chessnut firmware model and the codec talking in memory."""
+
+from __future__ import annotations
+
+import chess
+import pytest
+
+from eboard960.commands import EnableUpdates, RequestBoard, SetLeds
+from eboard960.emulators.chessnut import ChessnutFirmware, NotificationFaults
+from eboard960.events import BoardSnapshot, PieceLifted, PiecePlaced
+from eboard960.protocols import chessnut as cn
+
+
+def connect(model: ChessnutFirmware, codec: cn.ChessnutCodec) -> list:
+    """What a host does on connect: ask for the board; the answer is the resync snapshot."""
+    return codec.receive_data(model.feed(codec.send(RequestBoard())))
+
+
+def test_enable_gives_an_ack_and_the_whole_position() -> None:
+    model, codec = ChessnutFirmware(position=0), cn.ChessnutCodec()
+    assert connect(model, codec) == [
+        cn.Ack(ok=True),
+        BoardSnapshot.from_board(chess.Board.from_chess960_pos(0)),
+    ]
+    assert model.reporting
+
+
+def test_nothing_is_reported_before_reporting_is_enabled() -> None:
+    model = ChessnutFirmware()
+    assert model.lift(chess.E2) == b""
+    assert model.tick() == b""
+
+
+def test_lift_and_place_report_the_piece() -> None:
+    model, codec = ChessnutFirmware(), cn.ChessnutCodec()
+    connect(model, codec)
+    assert codec.receive_data(model.lift(chess.G1)) == [PieceLifted(square=chess.G1)]
+    assert codec.receive_data(model.place(chess.F3)) == [
+        PiecePlaced(square=chess.F3, piece=chess.Piece.from_symbol("N"))
+    ]
+
+
+def test_the_periodic_repeat_carries_no_events() -> None:
+    model, codec = ChessnutFirmware(), cn.ChessnutCodec()
+    connect(model, codec)
+    for _ in range(5):
+        assert codec.receive_data(model.tick()) == []
+    assert model.uptime == pytest.approx(1.0)
+
+
+def test_leds_are_lit_as_asked() -> None:
+    model, codec = ChessnutFirmware(), cn.ChessnutCodec()
+    squares = frozenset({chess.E2, chess.E4, chess.A8})
+    assert codec.receive_data(model.feed(codec.send(SetLeds(squares=squares)))) == [cn.Ack(ok=True)]
+    assert model.leds == squares
+    model.feed(codec.send(SetLeds()))
+    assert model.leds == frozenset()
+
+
+@pytest.mark.parametrize("layout", ["official", "picochess"])
+@pytest.mark.parametrize("charging", [True, False])
+def test_battery_reply_reads_back_in_the_same_layout(layout: str, charging: bool) -> None:
+    model = ChessnutFirmware(battery_percent=64, charging=charging, battery=layout)
+    codec = cn.ChessnutCodec(battery=layout)
+    assert codec.receive_data(model.feed(codec.send(cn.RequestBattery()))) == [
+        cn.Battery(percent=64, charging=charging)
+    ]
+
+
+def test_identity_replies() -> None:
+    model, codec = ChessnutFirmware(name="Chessnut Pro"), cn.ChessnutCodec()
+    ask = [cn.RequestFirmware(chip="ble"), cn.RequestFirmware(chip="mcu"), cn.RequestName()]
+    replies = [codec.receive_data(model.feed(codec.send(c))) for c in ask]
+    assert replies == [
+        [cn.FirmwareVersion(chip="ble", text=model.firmware[0])],
+        [cn.FirmwareVersion(chip="mcu", text=model.firmware[1])],
+        [cn.DeviceName(name="Chessnut Pro")],
+    ]
+    assert codec.receive_data(model.feed(codec.send(cn.RequestStoredGames()))) == [cn.StoredGames(count=0)]
+
+
+def test_beeps_are_recorded_and_upload_mode_stops_reporting() -> None:
+    model, codec = ChessnutFirmware(), cn.ChessnutCodec()
+    connect(model, codec)
+    assert model.feed(codec.send(cn.Beep(frequency_hz=880, duration_ms=300))) == b""
+    assert model.beeps == [(880, 300)]
+    model.feed(codec.send(cn.UploadMode()))
+    assert model.lift(chess.E2) == b""
+    assert codec.receive_data(model.feed(codec.send(EnableUpdates())))[1:] == [PieceLifted(square=chess.E2)]
+
+
+def test_a_capture_where_the_piece_is_replaced_reads_as_lift_then_place() -> None:
+    model, codec = ChessnutFirmware(position=chess.Board("4k3/8/8/3p4/4P3/8/8/4K3")), cn.ChessnutCodec()
+    connect(model, codec)
+    # The board skips the victim's empty state: the pawn is pushed off d5 by the capturer.
+    codec.receive_data(model.lift(chess.E4))
+    assert codec.receive_data(model.place(chess.D5)) == [
+        PieceLifted(square=chess.D5),
+        PiecePlaced(square=chess.D5, piece=chess.Piece.from_symbol("P")),
+    ]
+
+
+def test_bounce_reads_as_place_lift_place() -> None:
+    model = ChessnutFirmware(faults=NotificationFaults(bounce=1.0))
+    codec = cn.ChessnutCodec()
+    connect(model, codec)
+    codec.receive_data(model.lift(chess.E2))
+    pawn = chess.Piece.from_symbol("P")
+    assert codec.receive_data(model.place(chess.E4)) == [
+        PiecePlaced(square=chess.E4, piece=pawn),
+        PieceLifted(square=chess.E4),
+        PiecePlaced(square=chess.E4, piece=pawn),
+    ]
+
+
+def test_split_notifications_reach_the_sink_apart_and_decode_whole() -> None:
+    model = ChessnutFirmware(faults=NotificationFaults(split=1.0, seed=3))
+    sent: list[bytes] = []
+    model.notify = sent.append
+    codec = cn.ChessnutCodec()
+    assert model.feed(codec.send(RequestBoard())) == b""
+    assert len(sent) == 4  # the ack and the position, each cut in two
+    events = [e for chunk in sent for e in codec.receive_data(chunk)]
+    assert events == [cn.Ack(ok=True), BoardSnapshot.from_board(chess.Board())]
+
+
+def test_faults_repeat_with_the_seed() -> None:
+    faults = NotificationFaults(garbage=0.3, split=0.3, drop=0.2, bounce=0.3, seed=11)
+    runs = []
+    for _ in range(2):
+        model = ChessnutFirmware(faults=faults)
+        model.feed(cn.ENABLE_REPORTING)
+        runs.append([model.lift(chess.E2) + model.place(chess.E4) for _ in range(3)])
+    assert runs[0] == runs[1]
+
+
+def test_a_resync_after_dropped_frames_restores_the_board() -> None:
+    model = ChessnutFirmware(faults=NotificationFaults(drop=1.0))
+    codec = cn.ChessnutCodec()
+    model.feed(cn.ENABLE_REPORTING)
+    assert model.lift(chess.E2) + model.place(chess.E4) == b""  # all lost
+    model.faults = NotificationFaults()
+    assert codec.receive_data(model.feed(codec.send(RequestBoard())))[-1] == (
+        BoardSnapshot.from_board(model_board(model))
+    )
+
+
+def model_board(model: ChessnutFirmware) -> chess.BaseBoard:
+    board = chess.BaseBoard.empty()
+    board.set_piece_map(model.pieces)
+    return board
