@@ -273,3 +273,22 @@ def test_play_move_makes_castling_the_eboard_way() -> None:
         PiecePlaced(square=chess.D8, piece=chess.Piece.from_symbol("r")),
         PiecePlaced(square=chess.C8, piece=chess.Piece.from_symbol("k")),
     ]
+
+
+def test_play_game_leaves_board_and_model_at_the_final_position() -> None:
+    model, codec = connected(start=0)
+    talk(model, codec, EnableUpdates())
+    board = chess.Board.from_chess960_pos(0)
+    view = HostView()
+    view.take(talk(model, codec, RequestBoard()))
+    scratch = board.copy()
+    moves = [scratch.push_uci(uci) for uci in GAME_960[:3]]
+    view.take(codec.receive_data(model.play_game(board, moves)))
+    assert len(board.move_stack) == 3
+    assert model.board() == view_board(view.pieces) == chess.BaseBoard(board.board_fen())
+
+
+def view_board(pieces: dict[chess.Square, chess.Piece]) -> chess.BaseBoard:
+    board = chess.BaseBoard(None)
+    board.set_piece_map(pieces)
+    return board

@@ -141,6 +141,12 @@ class ChessLinkFirmware:
     def scan_period(self) -> float:
         return self.registers[REG_SCAN_TIME] * SCAN_UNIT_S
 
+    def board(self) -> chess.BaseBoard:
+        """The pieces standing on the board now."""
+        board = chess.BaseBoard(None)
+        board.set_piece_map(self.pieces)
+        return board
+
     def lit_squares(self) -> frozenset[chess.Square]:
         """Squares whose four corner LEDs are all doing something (lit neighbours can light one)."""
         return frozenset(
@@ -320,6 +326,14 @@ class ChessLinkFirmware:
             if isinstance(event, PiecePlaced) and event.piece is None:
                 event = PiecePlaced(square=event.square, piece=after.piece_at(event.square))
             out += self.apply(event)
+        return out
+
+    def play_game(self, board: chess.Board, moves: Iterable[chess.Move]) -> bytes:
+        """Play `moves` from `board` (which is left at the final position)."""
+        out = b""
+        for move in moves:
+            out += self.play_move(board, move)
+            board.push(move)
         return out
 
     def flush(self) -> bytes:
