@@ -1,0 +1,39 @@
+"""What the sensors did since the board last showed a reference position.
+
+Occupancy alone cannot tell a transposition castling from nothing, or a
+capture from a lifted piece; the order of events can. A `Segment` keeps just
+enough of that order: which squares were emptied at some point, and which
+were empty together while two or more pieces were in the air.
+"""
+
+from __future__ import annotations
+
+import chess
+
+
+class Segment:
+    """Evidence gathered from the events since the board showed `base` (an occupancy)."""
+
+    __slots__ = ("base", "base_count", "lifted", "start", "together")
+
+    def __init__(self, base: chess.Bitboard, start: int = 0) -> None:
+        self.base = base
+        self.base_count = base.bit_count()
+        self.lifted: chess.Bitboard = 0
+        self.together: list[chess.Bitboard] = []
+        self.start = start  # index of the first event that may belong to this segment
+
+    def note_lift(self, square: chess.Square, occupied: chess.Bitboard) -> None:
+        self.lifted |= chess.BB_SQUARES[square]
+        if occupied.bit_count() <= self.base_count - 2:
+            vacated = self.base & ~occupied
+            if not self.together or vacated != self.together[-1]:
+                self.together.append(vacated)
+
+    def held_together(self, a: chess.Square, b: chess.Square) -> bool:
+        """Were the pieces from `a` and `b` both off the board at one moment?"""
+        both = chess.BB_SQUARES[a] | chess.BB_SQUARES[b]
+        return any(vacated & both == both for vacated in self.together)
+
+    def was_lifted(self, square: chess.Square) -> bool:
+        return bool(self.lifted & chess.BB_SQUARES[square])

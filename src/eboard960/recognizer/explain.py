@@ -1,0 +1,175 @@
+"""Which legal moves explain what the sensors show: pure functions on python-chess boards.
+
+The search is driven by the occupancy change, not by generating every legal
+move: the squares that emptied and filled name the candidate moves, and
+`Board.is_legal` checks each. Castlings are the exception: there are at most
+two per side, their before/after and half-done occupancies are computed once
+per position (`CastlingShape`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import chess
+
+from eboard960.recognizer.evidence import Segment
+
+PROMOTIONS = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
+START_OCCUPANCY = chess.BB_RANK_1 | chess.BB_RANK_2 | chess.BB_RANK_7 | chess.BB_RANK_8
+
+
+@dataclass(frozen=True, slots=True)
+class CastlingShape:
+    """One legal castling seen from the sensors: its squares and every half-done occupancy."""
+
+    move: chess.Move
+    king_from: chess.Square
+    rook_from: chess.Square
+    king_to: chess.Square
+    rook_to: chess.Square
+    after: chess.Bitboard
+    halves: dict[chess.Bitboard, tuple[chess.Square | None, chess.Square | None]]
+
+    @property
+    def is_transposition(self) -> bool:
+        return self.king_to == self.rook_from and self.rook_to == self.king_from
+
+    def partner_target(self, moved: chess.Square) -> chess.Square:
+        """Where the other piece must go once the piece now on `moved` has arrived."""
+        return self.rook_to if moved == self.king_to else self.king_to
+
+
+def castling_shapes(board: chess.Board) -> tuple[CastlingShape, ...]:
+    """Every legal castling of the side to move, with its half-done occupancies."""
+    shapes = []
+    for move in board.generate_castling_moves():
+        k0, r0 = move.from_square, move.to_square
+        rank = chess.square_rank(k0)
+        a_side = r0 < k0
+        k1 = chess.square(2 if a_side else 6, rank)
+        r1 = chess.square(3 if a_side else 5, rank)
+        rest = board.occupied & ~chess.BB_SQUARES[k0] & ~chess.BB_SQUARES[r0]
+        halves: dict[chess.Bitboard, tuple[chess.Square | None, chess.Square | None]] = {}
+        for king_at in (k0, None, k1):
+            for rook_at in (r0, None, r1):
+                if (king_at, rook_at) in ((k0, r0), (k1, r1)) or (king_at is not None and king_at == rook_at):
+                    continue
+                occupied = rest
+                for square in (king_at, rook_at):
+                    if square is not None:
+                        occupied |= chess.BB_SQUARES[square]
+                halves.setdefault(occupied, (king_at, rook_at))
+        after = rest | chess.BB_SQUARES[k1] | chess.BB_SQUARES[r1]
+        shapes.append(CastlingShape(move, k0, r0, k1, r1, after, halves))
+    return tuple(shapes)
+
+
+def castling_evidence(shape: CastlingShape, segment: Segment) -> bool:
+    """Did the events show this castling, where occupancy alone cannot?
+
+    A square that holds a piece before and after but changed hands (the king
+    landing where its rook stood, or the rook where the king stood) must have
+    been emptied; a transposition needs king and rook in hand together.
+    """
+    if shape.is_transposition:
+        return segment.held_together(shape.king_from, shape.rook_from)
+    if shape.king_to == shape.rook_from and not segment.was_lifted(shape.rook_from):
+        return False
+    return not (shape.rook_to == shape.king_from and not segment.was_lifted(shape.king_from))
+
+
+def _with_promotions(board: chess.Board, frm: chess.Square, to: chess.Square) -> list[chess.Move]:
+    piece = board.piece_type_at(frm)
+    if piece == chess.PAWN and chess.BB_SQUARES[to] & chess.BB_BACKRANKS:
+        return [move for p in PROMOTIONS if board.is_legal(move := chess.Move(frm, to, p))]
+    move = chess.Move(frm, to)
+    return [move] if board.is_legal(move) else []
+
+
+def matching_moves(
+    board: chess.Board,
+    occupied: chess.Bitboard,
+    segment: Segment,
+    shapes: tuple[CastlingShape, ...],
+) -> list[chess.Move]:
+    """Legal moves from `board` after which the sensors would read `occupied`, given the events.
+
+    Castlings shown by the events come first: a king and rook in hand together
+    that land on their castling squares are a castling even where an ordinary
+    move leaves the same occupancy.
+    """
+    before = board.occupied
+    vacated = before & ~occupied
+    filled = occupied & ~before
+    moves = [shape.move for shape in shapes if shape.after == occupied and castling_evidence(shape, segment)]
+    ours = board.occupied_co[board.turn]
+    if vacated.bit_count() == 1 and filled.bit_count() <= 1:
+        frm = chess.lsb(vacated)
+        if ours & vacated:
+            if filled:
+                moves += _with_promotions(board, frm, chess.lsb(filled))
+            else:
+                for to in chess.scan_forward(segment.lifted & occupied & board.occupied_co[not board.turn]):
+                    moves += _with_promotions(board, frm, to)
+    elif vacated.bit_count() == 2 and filled.bit_count() == 1 and board.ep_square is not None:
+        to = chess.lsb(filled)
+        if to == board.ep_square:
+            for frm in chess.scan_forward(vacated & ours & board.pawns):
+                move = chess.Move(frm, to)
+                if board.is_en_passant(move) and board.is_legal(move):
+                    moves.append(move)
+    return moves
+
+
+def touched_squares(board: chess.Board, move: chess.Move) -> tuple[chess.Bitboard, chess.Bitboard]:
+    """(squares that may be empty mid-move, squares that may fill) for a legal move."""
+    if board.is_castling(move):
+        shape = next(s for s in castling_shapes(board) if s.move == move)
+        return (
+            chess.BB_SQUARES[shape.king_from] | chess.BB_SQUARES[shape.rook_from],
+            chess.BB_SQUARES[shape.king_to] | chess.BB_SQUARES[shape.rook_to],
+        )
+    emptied = chess.BB_SQUARES[move.from_square]
+    if board.is_en_passant(move):
+        emptied |= chess.BB_SQUARES[move.to_square ^ 8]
+    elif board.piece_at(move.to_square):
+        emptied |= chess.BB_SQUARES[move.to_square]
+    return emptied, chess.BB_SQUARES[move.to_square]
+
+
+def is_partial(board: chess.Board, occupied: chess.Bitboard) -> bool:
+    """Could `occupied` be a legal move from `board` caught halfway?"""
+    vacated = board.occupied & ~occupied
+    filled = occupied & ~board.occupied
+    if not vacated and not filled:
+        return True
+    for move in board.generate_legal_moves():
+        emptied, fills = touched_squares(board, move)
+        if not vacated & ~emptied and not filled & ~fills:
+            return True
+    return False
+
+
+def successors(
+    board: chess.Board, occupied: chess.Bitboard, pieces: dict[chess.Square, chess.Piece], depth: int
+) -> list[chess.Move] | None:
+    """The shortest sequence of at most `depth` legal moves whose result the snapshot shows."""
+    frontier: list[list[chess.Move]] = [[]]
+    for _ in range(depth):
+        next_frontier = []
+        for line in frontier:
+            for move in line:
+                board.push(move)
+            for move in list(board.legal_moves):
+                board.push(move)
+                if board.occupied == occupied and all(board.piece_at(s) == p for s, p in pieces.items()):
+                    for _ in range(len(line) + 1):
+                        board.pop()
+                    return [*line, move]
+                board.pop()
+                next_frontier.append([*line, move])
+            for _ in line:
+                board.pop()
+        frontier = next_frontier
+    return None

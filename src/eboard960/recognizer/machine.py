@@ -1,0 +1,530 @@
+"""The move recognizer: square events in, Chess960 moves and board reports out.
+
+It knows the game so far (a python-chess board of committed moves) and what
+the sensors show; each event is classified against the legal continuations
+(`explain`) and the class fires one trigger of the mode table (`table`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import chess
+import chess.pgn
+from transitions import Machine, MachineError
+
+from eboard960.errors import RecognitionError
+from eboard960.events import (
+    BoardSnapshot,
+    ButtonPressed,
+    LinkChanged,
+    PieceLifted,
+    PiecePlaced,
+    SquareEvent,
+)
+from eboard960.recognizer.evidence import Segment
+from eboard960.recognizer.explain import (
+    START_OCCUPANCY,
+    CastlingShape,
+    castling_shapes,
+    is_partial,
+    matching_moves,
+    successors,
+)
+from eboard960.recognizer.reports import (
+    DrawClaimable,
+    GameOver,
+    IllegalPosition,
+    MoveProvisional,
+    MoveRecognized,
+    MoveTakenBack,
+    NewGame,
+    PositionRestored,
+    Report,
+)
+from eboard960.recognizer.table import TRANSITIONS, Mode
+
+PROMOTION_BUTTONS = {"promote_q": chess.QUEEN, "promote_r": chess.ROOK,
+                     "promote_b": chess.BISHOP, "promote_n": chess.KNIGHT}
+CLOCK_BUTTONS = {"white": chess.WHITE, "black": chess.BLACK}
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What the board shows now, as the classifier reads it."""
+
+    trigger: str | None
+    move: chess.Move | None = None
+    shape: CastlingShape | None = None
+    to_empty: frozenset[chess.Square] = frozenset()
+    to_fill: frozenset[chess.Square] = frozenset()
+
+
+NOTHING = Verdict(None)
+
+
+def _start_board(start: chess.Board | int) -> chess.Board:
+    if isinstance(start, int):
+        if not 0 <= start <= 959:
+            raise RecognitionError(f"start position {start} is outside 0..959")
+        return chess.Board.from_chess960_pos(start)
+    board = start.copy(stack=False)
+    board.chess960 = True
+    return board
+
+
+def _repetition_key(board: chess.Board) -> tuple[object, ...]:
+    """What makes two positions the same for the repetition rules."""
+    ep = board.ep_square if board.has_legal_en_passant() else None
+    return (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings,
+            board.occupied_co[chess.WHITE], board.turn, board.clean_castling_rights(), ep)
+
+
+class Recognizer:
+    """Turns square events into moves; `feed` returns the reports each event causes.
+
+    >>> rec = Recognizer(518)
+    >>> [r.san for r in rec.feed(PieceLifted(square=chess.E2)) + rec.feed(PiecePlaced(square=chess.E4))
+    ...  + rec.finish()]
+    ['e4']
+    """
+
+    mode: Mode
+
+    def __init__(self, start: chess.Board | int = 518, *, takebacks: bool = True,
+                 rotated: bool | None = None) -> None:
+        self.start = _start_board(start)
+        self.takebacks = takebacks
+        self.rotated = bool(rotated)
+        self._detect_rotation = rotated is None
+        self.next_start: chess.Board | None = None
+        self.archive: list[chess.pgn.Game] = []
+        self._out: list[Report] = []
+        self._t = 0.0
+        self._index = 0
+        self._verdict = NOTHING
+        self._promotion: tuple[chess.PieceType, int] | None = None
+        self._reset_game(self.start)
+        self.machine = Machine(model=self, states=Mode, initial=Mode.PLAYING, transitions=TRANSITIONS,
+                               auto_transitions=False, model_attribute="mode")
+
+    # ---------------------------------------------------------------- public API
+
+    @property
+    def board(self) -> chess.Board:
+        """The game so far: every committed move (not the open one)."""
+        return self._board
+
+    @property
+    def expected(self) -> chess.Board:
+        """The position the board should show: the game plus the open move, if any."""
+        return self._after_open or self._board
+
+    @property
+    def occupied(self) -> chess.Bitboard:
+        """What the sensors show now."""
+        return self._occupied
+
+    @property
+    def open_move(self) -> chess.Move | None:
+        return self._open
+
+    def feed(self, event: SquareEvent) -> list[Report]:
+        """Process one sensor event; returns the reports it caused, in order."""
+        self._out = []
+        self._t = event.t
+        match event:
+            case PieceLifted(square=square):
+                self._lift(self._map(square))
+            case PiecePlaced(square=square, piece=piece):
+                self._place(self._map(square), piece)
+            case BoardSnapshot():
+                self._snapshot(event)
+            case ButtonPressed(button=button):
+                self._button(button)
+            case LinkChanged():
+                pass
+            case _:
+                raise RecognitionError(f"not a square event: {event!r}")
+        return self._out
+
+    def finish(self, t: float | None = None) -> list[Report]:
+        """The input ended: an open move becomes final."""
+        self._out = []
+        if t is not None:
+            self._t = t
+        if self._open is not None:
+            self._fire("commit")
+        return self._out
+
+    def games(self, headers: dict[str, str] | None = None) -> list[chess.pgn.Game]:
+        """Every game seen so far as PGN, the current one last."""
+        return [*self.archive, self._pgn(headers)]
+
+    def pgn(self, headers: dict[str, str] | None = None) -> chess.pgn.Game:
+        """The current game as PGN, with the Chess960 headers whenever it needs them."""
+        return self._pgn(headers)
+
+    # ---------------------------------------------------------------- events
+
+    def _map(self, square: chess.Square) -> chess.Square:
+        return 63 - square if self.rotated else square
+
+    def _lift(self, square: chess.Square) -> None:
+        bit = chess.BB_SQUARES[square]
+        if not self._occupied & bit:
+            return  # a lift from an empty square: a sensor glitch with nothing to undo
+        self._occupied &= ~bit
+        self._pieces.pop(square, None)
+        self._index += 1
+        self._detect_rotation = False
+        if self.mode is Mode.GAME_OVER:
+            return
+        self._segment.note_lift(square, self._occupied)
+        if self._open is not None:
+            self._segment_open.note_lift(square, self._occupied)
+            if self._after_open.color_at(square) == self._after_open.turn:
+                self._fire("commit")
+        self._settle(after_lift=True)
+
+    def _place(self, square: chess.Square, piece: chess.Piece | None) -> None:
+        bit = chess.BB_SQUARES[square]
+        if self._occupied & bit:
+            return  # a place on an occupied square: the decoder missed a lift; skipped
+        self._occupied |= bit
+        if piece is not None:
+            self._pieces[square] = piece
+        self._index += 1
+        self._detect_rotation = False
+        self._settle(after_lift=False)
+
+    def _button(self, button: str) -> None:
+        if button in PROMOTION_BUTTONS:
+            self._promotion = (PROMOTION_BUTTONS[button], self._index)
+            self._repromote()
+        elif button in CLOCK_BUTTONS and self._open is not None and CLOCK_BUTTONS[button] == self._board.turn:
+            self._fire("commit")
+
+    def _snapshot(self, snapshot: BoardSnapshot) -> None:
+        occupied = snapshot.occupied
+        pieces = dict(snapshot.pieces)
+        if self.rotated:
+            occupied = chess.flip_vertical(chess.flip_horizontal(occupied))
+            pieces = {63 - square: piece for square, piece in pieces.items()}
+        elif self._detect_rotation and pieces:
+            turned = {63 - square: piece for square, piece in pieces.items()}
+            if not self._agrees(self.start, pieces) and self._agrees(self.start, turned):
+                self.rotated = True
+                occupied = chess.flip_vertical(chess.flip_horizontal(occupied))
+                pieces = turned
+        self._detect_rotation = False
+        self._occupied, self._pieces = occupied, pieces
+        self._index += 1
+        if self.mode is Mode.GAME_OVER:
+            if occupied == START_OCCUPANCY:
+                self._fire("set_up")
+            return
+        expected = self.expected
+        if occupied == expected.occupied and self._agrees(expected, pieces):
+            self._rebase()
+            if self.mode is Mode.ILLEGAL:
+                self._fire("restore")
+            return
+        line = successors(self._board, occupied, pieces, depth=3 if self._open else 2)
+        if line is not None:
+            if self._open is not None:
+                self._open = None
+                self._after_open = None
+            for move in line[:-1]:
+                self._verdict = Verdict("show_move", move=move)
+                self._fire("show_move")
+                self._fire("commit")
+            self._rebase()
+            self._verdict = Verdict("show_move", move=line[-1])
+            self._fire("show_move")
+            self._rebase()
+            return
+        if occupied == START_OCCUPANCY:
+            self._fire("set_up")
+            return
+        self._rebase()
+        self._verdict = self._illegal(expected)
+        self._fire("misplace")
+
+    # ---------------------------------------------------------------- classification
+
+    def _settle(self, after_lift: bool) -> None:
+        verdict = self._classify(after_lift)
+        if verdict.trigger == "reply":
+            self._fire("commit")
+            verdict = self._classify(after_lift)
+        if verdict.trigger is None:
+            return
+        if verdict.trigger == "rest":
+            self._rebase()
+            if self.mode is Mode.ILLEGAL:
+                self._fire("retract" if self._open is not None else "restore")
+            elif self._open is not None:
+                self._fire("retract")
+            return
+        if verdict.trigger == "rest_open":
+            self._segment_open = Segment(self._occupied, self._index)
+            if self.mode is Mode.ILLEGAL:
+                self._fire("restore")
+            return
+        if verdict.trigger == "misplace" and self.mode is Mode.ILLEGAL and (
+            (verdict.to_empty, verdict.to_fill) == self._fix
+        ):
+            return
+        self._verdict = verdict
+        self._fire(verdict.trigger)
+
+    def _classify(self, after_lift: bool) -> Verdict:
+        occupied = self._occupied
+        board = self._board
+        if self.mode is Mode.GAME_OVER:
+            return Verdict("set_up") if occupied == START_OCCUPANCY and not after_lift else NOTHING
+        moves = matching_moves(board, occupied, self._segment, self._shapes)
+        if moves:
+            move = self._choose(board, moves)
+            if move == self._open and self.mode is not Mode.ILLEGAL:
+                return Verdict("rest_open")
+            return self._as_move(move)
+        if self._open is not None:
+            if occupied == self._after_open.occupied:
+                return Verdict("rest_open")
+            replies = matching_moves(self._after_open, occupied, self._segment_open, self._shapes_open())
+            if replies:
+                return Verdict("reply")
+        if occupied == board.occupied:
+            return Verdict("rest")
+        for shape in self._shapes:
+            half = shape.halves.get(occupied)
+            if half is None:
+                continue
+            king_at, rook_at = half
+            moved_king = king_at == shape.king_to and rook_at == shape.rook_from
+            moved_rook = rook_at == shape.rook_to and king_at == shape.king_from
+            if moved_king or moved_rook:
+                return Verdict("show_castling_half", move=shape.move, shape=shape)
+            return NOTHING
+        reference = self.expected
+        count, expected_count = occupied.bit_count(), reference.occupied.bit_count()
+        if count > expected_count or count < expected_count - 1 or (after_lift and count < expected_count):
+            return NOTHING
+        if self._open is None and self.takebacks and self._is_takeback():
+            return Verdict("take_back")
+        if occupied == START_OCCUPANCY:
+            return Verdict("set_up")
+        if is_partial(reference, occupied) or (self._open is not None and is_partial(board, occupied)):
+            return NOTHING
+        return self._illegal(reference)
+
+    def _illegal(self, reference: chess.Board) -> Verdict:
+        return Verdict(
+            "misplace",
+            to_empty=frozenset(chess.scan_forward(self._occupied & ~reference.occupied)),
+            to_fill=frozenset(chess.scan_forward(reference.occupied & ~self._occupied)),
+        )
+
+    def _as_move(self, move: chess.Move) -> Verdict:
+        """A move, or an ordinary move that is also the first half of a castling."""
+        if not self._board.is_castling(move):
+            for shape in self._shapes:
+                king_half = (move.from_square, move.to_square) == (shape.king_from, shape.king_to)
+                rook_half = (move.from_square, move.to_square) == (shape.rook_from, shape.rook_to)
+                if king_half or rook_half:
+                    return Verdict("show_first_half", move=move, shape=shape)
+        return Verdict("show_move", move=move)
+
+    def _choose(self, board: chess.Board, moves: list[chess.Move]) -> chess.Move:
+        """Castling shown by the events first; then the promotion piece reported, chosen, or a queen."""
+        first = moves[0]
+        if len(moves) == 1 or board.is_castling(first):
+            return first
+        reported = [m for m in moves if self._pieces.get(m.to_square) in (None, self._placed(board, m))]
+        if reported and any(m.to_square in self._pieces for m in reported):
+            moves = reported
+        if first.promotion:
+            wanted = self._promotion[0] if self._promotion else chess.QUEEN
+            reported_piece = self._pieces.get(first.to_square)
+            if reported_piece is not None:
+                wanted = reported_piece.piece_type
+            for move in moves:
+                if move.promotion == wanted:
+                    return move
+        return moves[0]
+
+    @staticmethod
+    def _placed(board: chess.Board, move: chess.Move) -> chess.Piece | None:
+        if move.promotion:
+            return chess.Piece(move.promotion, board.turn)
+        return board.piece_at(move.from_square)
+
+    @staticmethod
+    def _agrees(board: chess.Board, pieces: dict[chess.Square, chess.Piece]) -> bool:
+        return all(board.piece_at(square) == piece for square, piece in pieces.items())
+
+    def _is_takeback(self) -> bool:
+        board = self._board
+        if not board.move_stack:
+            return False
+        last = board.pop()
+        castling = board.is_castling(last)
+        try:
+            if board.occupied != self._occupied:
+                return False
+            if castling:
+                shape = next(s for s in castling_shapes(board) if s.move == last)
+                if shape.is_transposition:
+                    return self._segment.held_together(shape.king_to, shape.rook_to)
+                return self._segment.was_lifted(shape.king_to) and self._segment.was_lifted(shape.rook_to)
+            return self._segment.was_lifted(last.to_square)
+        finally:
+            board.push(last)
+
+    def _repromote(self) -> None:
+        """A promotion button while a promotion is open changes its piece."""
+        move = self._open
+        if move is None or not move.promotion or move.to_square in self._pieces:
+            return
+        chosen = chess.Move(move.from_square, move.to_square, self._promotion[0])
+        if chosen != move and self._board.is_legal(chosen):
+            self._set_open(chosen)
+
+    # ---------------------------------------------------------------- transitions' callbacks
+
+    def _fire(self, trigger: str) -> None:
+        try:
+            getattr(self, trigger)()
+        except MachineError as error:
+            raise RecognitionError(f"recognizer bug: {trigger} in mode {self.mode.name}") from error
+
+    def has_open(self) -> bool:
+        return self._open is not None
+
+    def open_is_plain(self) -> bool:
+        return self._open is not None and self._open_kind == "show_move"
+
+    def open_is_first_half(self) -> bool:
+        return self._open is not None and self._open_kind == "show_first_half"
+
+    def open_is_castling_half(self) -> bool:
+        return self._open is not None and self._open_kind == "show_castling_half"
+
+    def take_open(self) -> None:
+        self._open_kind = self._verdict.trigger
+        self._set_open(self._verdict.move)
+
+    def _set_open(self, move: chess.Move) -> None:
+        self._open = move
+        self._after_open = self._board.copy(stack=False)
+        self._after_open.push(move)
+        self._open_shapes = None
+        self._segment_open = Segment(self._occupied, self._index)
+
+    def _shapes_open(self) -> tuple[CastlingShape, ...]:
+        if self._open_shapes is None:
+            self._open_shapes = castling_shapes(self._after_open)
+        return self._open_shapes
+
+    def report_provisional(self) -> None:
+        move, shape = self._verdict.move, self._verdict.shape
+        self._out.append(MoveProvisional(move=move, san=self._board.san(move), uci=self._board.uci(move),
+                                         castling=shape.move, t=self._t))
+
+    def commit_open(self) -> None:
+        board, move = self._board, self._open
+        uci = board.uci(move)
+        san = board.san_and_push(move)
+        self._out.append(MoveRecognized(move=move, san=san, uci=uci, ply=len(board.move_stack), t=self._t))
+        started_after_press = self._promotion is not None and self._segment.start > self._promotion[1]
+        if move.promotion or started_after_press:
+            self._promotion = None
+        self._open = None
+        self._after_open = None
+        self._segment = self._segment_open
+        self._shapes = castling_shapes(board)
+        self._check_ending()
+
+    def drop_open(self) -> None:
+        self._open = None
+        self._after_open = None
+
+    def undo_last(self) -> None:
+        move = self._board.pop()
+        self._out.append(MoveTakenBack(move=move, san=self._board.san(move), t=self._t))
+        self._repetitions[_repetition_key(self._board)] += 0
+        self._rebase()
+
+    def report_illegal(self) -> None:
+        verdict = self._verdict
+        self._fix = (verdict.to_empty, verdict.to_fill)
+        self._out.append(IllegalPosition(to_empty=verdict.to_empty, to_fill=verdict.to_fill, t=self._t))
+
+    def report_restored(self) -> None:
+        self._fix = None
+        self._out.append(PositionRestored(t=self._t))
+
+    def start_new_game(self) -> None:
+        self.archive.append(self._pgn(None))
+        start = self.next_start or self.start
+        self.start = start
+        self._reset_game(start)
+        self._out.append(NewGame(fen=start.fen(), t=self._t))
+
+    def report_game_over(self) -> None:
+        outcome = self._board.outcome()
+        termination = outcome.termination.name.lower() if outcome else "unknown"
+        result = outcome.result() if outcome else "*"
+        self._out.append(GameOver(result=result, termination=termination, t=self._t))
+
+    # ---------------------------------------------------------------- bookkeeping
+
+    def _reset_game(self, start: chess.Board) -> None:
+        self._board = start.copy(stack=False)
+        self._board.chess960 = True
+        self._occupied = self._board.occupied
+        self._pieces: dict[chess.Square, chess.Piece] = {}
+        self._open: chess.Move | None = None
+        self._open_kind: str | None = None
+        self._after_open: chess.Board | None = None
+        self._open_shapes: tuple[CastlingShape, ...] | None = None
+        self._shapes = castling_shapes(self._board)
+        self._segment = Segment(self._occupied, self._index)
+        self._segment_open = Segment(self._occupied, self._index)
+        self._fix: tuple[frozenset[chess.Square], frozenset[chess.Square]] | None = None
+        self._repetitions: Counter[tuple[object, ...]] = Counter()
+        self._repetitions[_repetition_key(self._board)] += 1
+        self._promotion = None
+
+    def _rebase(self) -> None:
+        """The board shows a known position: evidence starts afresh."""
+        self._segment = Segment(self._occupied, self._index)
+        self._segment_open = Segment(self._occupied, self._index)
+        self._shapes = castling_shapes(self._board)
+
+    def _check_ending(self) -> None:
+        board = self._board
+        key = _repetition_key(board)
+        self._repetitions[key] += 1
+        seen = self._repetitions[key]
+        if (not any(board.generate_legal_moves()) or board.is_insufficient_material()
+                or board.is_seventyfive_moves() or seen >= 5):
+            self._fire("end")
+            return
+        if seen >= 3:
+            self._out.append(DrawClaimable(reason="threefold repetition", t=self._t))
+        elif board.is_fifty_moves():
+            self._out.append(DrawClaimable(reason="fifty-move rule", t=self._t))
+
+    def _pgn(self, headers: dict[str, str] | None) -> chess.pgn.Game:
+        board = self._board
+        game = chess.pgn.Game.from_board(board)
+        if headers:
+            game.headers.update(headers)
+        outcome = board.outcome()
+        game.headers["Result"] = outcome.result() if outcome else "*"
+        game.headers["Variant"] = "Chess960"
+        return game

@@ -1,0 +1,102 @@
+"""What the recognizer reports: facts about the game, each stamped with the sensor event's time."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+import chess
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MoveRecognized:
+    """A committed move; it is in the game record from now on."""
+
+    kind: ClassVar[str] = "move"
+    move: chess.Move
+    san: str
+    uci: str
+    ply: int
+    t: float = 0.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MoveProvisional:
+    """A move the board shows that may still become (or already must be) a castling."""
+
+    kind: ClassVar[str] = "provisional"
+    move: chess.Move
+    san: str
+    uci: str
+    castling: chess.Move
+    t: float = 0.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MoveTakenBack:
+    """The last committed move was undone on the board."""
+
+    kind: ClassVar[str] = "takeback"
+    move: chess.Move
+    san: str
+    t: float = 0.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class IllegalPosition:
+    """The board settled where no legal continuation explains it; these squares get it back."""
+
+    kind: ClassVar[str] = "illegal"
+    to_empty: frozenset[chess.Square]
+    to_fill: frozenset[chess.Square]
+    t: float = 0.0
+
+    def describe(self) -> str:
+        parts = []
+        if self.to_empty:
+            parts.append("empty " + ", ".join(sorted(chess.square_name(s) for s in self.to_empty)))
+        if self.to_fill:
+            parts.append("fill " + ", ".join(sorted(chess.square_name(s) for s in self.to_fill)))
+        return "; ".join(parts) or "check the board"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PositionRestored:
+    """The board is back in a position the recognizer can follow."""
+
+    kind: ClassVar[str] = "restored"
+    t: float = 0.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NewGame:
+    """The pieces were set up again: a new game from `fen`."""
+
+    kind: ClassVar[str] = "new_game"
+    fen: str
+    t: float = 0.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameOver:
+    """An automatic ending (python-chess's `outcome`); moves are no longer recorded."""
+
+    kind: ClassVar[str] = "game_over"
+    result: str
+    termination: str
+    t: float = 0.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DrawClaimable:
+    """Threefold repetition or the 50-move rule: a draw may be claimed; play goes on."""
+
+    kind: ClassVar[str] = "claimable"
+    reason: str
+    t: float = 0.0
+
+
+Report = (
+    MoveRecognized | MoveProvisional | MoveTakenBack | IllegalPosition | PositionRestored
+    | NewGame | GameOver | DrawClaimable
+)

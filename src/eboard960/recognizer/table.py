@@ -1,0 +1,68 @@
+"""The recognizer's modes and every way between them, as one table for `transitions`.
+
+Each sensor event is classified first (`Recognizer._classify`); the class
+names the trigger. Events that change nothing (a piece in the air, a touch)
+fire no trigger, so a typical move costs two transitions: `show_move` when
+the board shows it, `commit` when the other side's move begins.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class Mode(Enum):
+    PLAYING = "playing"          # the board shows the game's position, or a move is under way
+    MOVED = "moved"              # the board shows a legal move, still open to correction
+    PROVISIONAL = "provisional"  # an ordinary move that may still become a castling
+    CASTLING = "castling"        # half a castling that can only be a castling
+    ILLEGAL = "illegal"          # the board settled where no legal continuation explains it
+    GAME_OVER = "game_over"      # an automatic ending; nothing is recorded until a new game
+
+
+P, M, V, C, X, G = Mode.PLAYING, Mode.MOVED, Mode.PROVISIONAL, Mode.CASTLING, Mode.ILLEGAL, Mode.GAME_OVER
+OPEN = [M, V, C]
+ANY = [P, M, V, C, X, G]
+
+# trigger, source, dest, conditions, after
+TRANSITIONS: list[dict[str, object]] = [
+    # ordinary moves, captures, en passant, promotions: the board shows a legal move
+    dict(trigger="show_move", source=[P, *OPEN], dest=M, after="take_open"),
+    dict(trigger="show_move", source=X, dest=M, after=["report_restored", "take_open"]),
+    # castling
+    dict(trigger="show_first_half", source=[P, *OPEN], dest=V, after=["take_open", "report_provisional"]),
+    dict(trigger="show_first_half", source=X, dest=V,
+         after=["report_restored", "take_open", "report_provisional"]),
+    dict(trigger="show_castling_half", source=[P, *OPEN], dest=C, after=["take_open", "report_provisional"]),
+    dict(trigger="show_castling_half", source=X, dest=C,
+         after=["report_restored", "take_open", "report_provisional"]),
+    # the other side begins, a clock button, or the input ends: the open move is final
+    dict(trigger="commit", source=OPEN, dest=P, after="commit_open"),
+    dict(trigger="commit", source=X, dest=X, conditions="has_open", after="commit_open"),
+    # a move put back where it came from before it was final
+    dict(trigger="retract", source=OPEN, dest=P, after="drop_open"),
+    dict(trigger="retract", source=X, dest=P, after=["report_restored", "drop_open"]),
+    # takeback
+    dict(trigger="take_back", source=[P, X], dest=P, after="undo_last"),
+    # recovery
+    dict(trigger="misplace", source=[P, *OPEN], dest=X, after="report_illegal"),
+    dict(trigger="misplace", source=X, dest=X, after="report_illegal"),
+    dict(trigger="restore", source=X, dest=P, unless="has_open", after="report_restored"),
+    dict(trigger="restore", source=X, dest=M, conditions="open_is_plain", after="report_restored"),
+    dict(trigger="restore", source=X, dest=V, conditions="open_is_first_half", after="report_restored"),
+    dict(trigger="restore", source=X, dest=C, conditions="open_is_castling_half", after="report_restored"),
+    # new game and game over
+    dict(trigger="set_up", source=ANY, dest=P, after="start_new_game"),
+    dict(trigger="end", source=[P, X], dest=G, after="report_game_over"),
+]
+
+TRIGGERS = sorted({str(line["trigger"]) for line in TRANSITIONS})
+
+# (mode, trigger) pairs the classifier never fires; reaching one is a bug, not a user error.
+REFUSED: set[tuple[Mode, str]] = {
+    (P, "commit"), (P, "retract"), (P, "restore"),
+    (M, "take_back"), (M, "restore"), (M, "end"),
+    (V, "take_back"), (V, "restore"), (V, "end"),
+    (C, "take_back"), (C, "restore"), (C, "end"),
+    *((G, trigger) for trigger in TRIGGERS if trigger != "set_up"),
+}
