@@ -1,0 +1,261 @@
+"""The DGT firmware model in memory, against the DGT codec: every answer, modes, clock, faults."""
+
+from __future__ import annotations
+
+import random
+
+import chess
+import pytest
+
+from eboard960.commands import EnableUpdates, RequestBoard, SetLeds
+from eboard960.emulators.dgt import ClockModel, DgtFirmware, Faults, ScenarioError
+from eboard960.events import BoardSnapshot, ButtonPressed, PieceLifted, PiecePlaced
+from eboard960.protocols import dgt
+from eboard960.protocols.dgt import DgtCodec
+from eboard960.protocols.dgt_clock import (
+    ClockAck,
+    ClockBeep,
+    ClockSegments,
+    ClockSetAndRun,
+    ClockText,
+    ClockTimes,
+    ClockVersionRequest,
+)
+
+
+class Host:
+    """A codec talking to a model in memory."""
+
+    def __init__(self, model: DgtFirmware, **settings: object) -> None:
+        self.model = model
+        self.codec = DgtCodec(**settings)
+        self.events: list[object] = []
+
+    def send(self, *commands: object) -> list[object]:
+        got: list[object] = []
+        for command in commands:
+            got += self.codec.receive_data(self.model.feed(self.codec.send(command)))
+        self.events += got
+        return got
+
+    def hear(self, data: bytes) -> list[object]:
+        got = self.codec.receive_data(data + self.model.flush())
+        self.events += got
+        return got
+
+
+def view(events: list[object]) -> dict[chess.Square, chess.Piece]:
+    """The pieces the host believes are on the board after these events."""
+    pieces: dict[chess.Square, chess.Piece] = {}
+    for event in events:
+        if isinstance(event, BoardSnapshot):
+            pieces = dict(event.pieces)
+        elif isinstance(event, PieceLifted):
+            pieces.pop(event.square, None)
+        elif isinstance(event, PiecePlaced) and event.piece is not None:
+            pieces[event.square] = event.piece
+    return pieces
+
+
+def castling_game(start: int, plies: int, seed: int) -> list[chess.Move]:
+    """A random legal game that castles whenever it can and spares king and rooks till then."""
+    rng, board, moves = random.Random(seed), chess.Board.from_chess960_pos(start), []
+    for _ in range(plies):
+        legal = list(board.legal_moves)
+        if not legal:
+            break
+        castles = [m for m in legal if board.is_castling(m)]
+        spare = board.kings | board.rooks if board.has_castling_rights(board.turn) else 0
+        quiet = [m for m in legal if not chess.BB_SQUARES[m.from_square] & spare] or legal
+        move = castles[0] if castles else rng.choice(quiet)
+        moves.append(move)
+        board.push(move)
+    return moves
+
+
+def test_answers_every_request() -> None:
+    host = Host(DgtFirmware(start=0, clock=ClockModel("3000")))
+    got = host.send(
+        RequestBoard(), dgt.RequestSerialNumber(), dgt.RequestLongSerialNumber(),
+        dgt.RequestBusAddress(), dgt.RequestTrademark(), dgt.RequestVersion(),
+        dgt.RequestHardwareVersion(), dgt.RequestBattery(), dgt.RequestEeMoves(),
+        dgt.RequestClockTimes(),
+    )
+    assert [type(e) for e in got] == [
+        BoardSnapshot, dgt.SerialNumber, dgt.LongSerialNumber, dgt.BusAddress, dgt.Trademark,
+        dgt.Version, dgt.HardwareVersion, dgt.Battery, dgt.EeMoves, ClockTimes,
+    ]
+    assert got[0] == BoardSnapshot.from_board(chess.Board.from_chess960_pos(0))
+    assert got[3].address == 960 and got[7].percent == 100
+    assert got[8].data[:4] == b"\x7f\x7f\x7f\x6a" and got[8].data[-1] == 0x6B
+    assert got[9].connected
+
+
+def test_no_clock_means_times_flagged_not_connected_and_clock_commands_ignored() -> None:
+    host = Host(DgtFirmware())
+    host.send(EnableUpdates())
+    assert host.send(ClockVersionRequest()) == []
+    (times,) = host.send(dgt.RequestClockTimes())
+    assert not times.connected
+
+
+def test_bootloader_and_unknown_bytes_are_ignored() -> None:
+    model = DgtFirmware()
+    assert model.feed(b"\x4e\x4a\x7f\x50") == b""
+
+
+def test_field_updates_only_in_an_update_mode() -> None:
+    model = DgtFirmware()
+    host = Host(model)
+    host.send(RequestBoard())
+    assert model.lift(chess.E2) == b""  # idle: the board says nothing
+    host.send(EnableUpdates())
+    assert host.hear(model.place(chess.E4)) == [
+        PiecePlaced(square=chess.E4, piece=chess.Piece.from_symbol("P"))
+    ]
+    host.send(dgt.Reset())
+    assert model.lift(chess.E4) == b""
+
+
+@pytest.mark.parametrize(("start", "seed"), [(0, 1), (518, 2), (959, 5), (466, 4)])
+def test_a_castling_chess960_game_reaches_the_host_exactly(start: int, seed: int) -> None:
+    moves = castling_game(start, 60, seed)
+    board = chess.Board.from_chess960_pos(start)
+    model = DgtFirmware(start=start)
+    host = Host(model)
+    host.send(EnableUpdates(), RequestBoard())
+    castled = 0
+    for move in moves:
+        castled += board.is_castling(move)
+        host.hear(model.play_move(board, move))
+        board.push(move)
+        assert view(host.events) == board.piece_map()
+    assert castled >= 1
+
+
+def test_the_recognizer_reads_a_whole_emulated_game() -> None:
+    recognizer = pytest.importorskip("eboard960.recognizer")
+    start, moves = 0, castling_game(0, 50, 7)
+    model = DgtFirmware(start=start)
+    host = Host(model)
+    host.send(EnableUpdates(), RequestBoard())
+    host.hear(model.play_game(chess.Board.from_chess960_pos(start), moves))
+    rec = recognizer.Recognizer(start)
+    for event in host.events:
+        if isinstance(event, PieceLifted | PiecePlaced | BoardSnapshot):
+            rec.feed(event)
+    rec.finish()
+    assert rec.board.move_stack == moves
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_faults_spoil_the_wire_but_not_the_picture(seed: int) -> None:
+    faults = Faults(garbage=0.3, split=0.3, cut=0.2, bounce=0.2, seed=seed)
+    model = DgtFirmware(start=100, faults=faults)
+    host = Host(model)
+    host.send(EnableUpdates(), RequestBoard())
+    board = chess.Board.from_chess960_pos(100)
+    for move in castling_game(100, 40, seed):
+        host.hear(model.play_move(board, move))
+        board.push(move)
+    host.hear(b"")
+    assert view(host.events) == board.piece_map()
+    assert any(isinstance(e, dgt.Discarded) for e in host.events)
+
+
+def test_dropped_messages_are_repaired_by_a_dump() -> None:
+    model = DgtFirmware(start=200, faults=Faults(drop=0.5, seed=1))
+    host = Host(model)
+    host.send(EnableUpdates(), RequestBoard())
+    board = chess.Board.from_chess960_pos(200)
+    for move in castling_game(200, 20, 5):
+        host.hear(model.play_move(board, move))
+        board.push(move)
+    assert view(host.events) != board.piece_map()
+    host.send(RequestBoard())
+    assert view(host.events) == board.piece_map()
+
+
+def test_leds_follow_set_leds() -> None:
+    model = DgtFirmware()
+    host = Host(model)
+    host.send(SetLeds(squares=frozenset({chess.E2, chess.E4})))
+    assert model.lit_squares() == {chess.E2, chess.E4}
+    host.send(SetLeds(squares=frozenset({chess.A1})))
+    assert model.lit_squares() == {chess.A1}
+    host.send(SetLeds())
+    assert model.lit_squares() == frozenset()
+
+
+def test_dgt3000_text_times_buttons_and_lever() -> None:
+    clock = ClockModel("3000")
+    model = DgtFirmware(clock=clock)
+    host = Host(model)
+    host.send(dgt.SetUpdateMode(mode=dgt.UpdateMode.NICE))
+    (ack,) = host.send(ClockText(text="518 RNBQ", beep=3))
+    assert isinstance(ack, ClockAck) and ack.command == 0x01 and not ack.error  # a display ack
+    assert clock.display == "518 RNBQ"
+    host.send(ClockSetAndRun(left=300, right=300, left_running=True))
+    got = host.hear(model.tick(2.5))
+    assert got == [ClockTimes(left=297, right=300, running=True, left_to_move=True)]
+    assert host.hear(model.tick(2.6)) == []  # update-nice: nothing new to say
+    pressed = [e for e in host.hear(model.press("white")) if isinstance(e, ButtonPressed)]
+    assert pressed == [ButtonPressed(button="white")]
+    assert clock.right_running and not clock.left_running
+    host.hear(model.tick(4.5))
+    assert int(clock.right) == 298
+    for name in ("back", "minus", "pause", "plus", "confirm"):
+        got = host.hear(model.press(name))
+        assert got[-1] == ButtonPressed(button=name)
+    host.send(ClockBeep(units=4))
+    assert clock.beeps == [4]
+
+
+def test_update_mode_sends_times_every_second() -> None:
+    model = DgtFirmware(clock=ClockModel("3000"))
+    host = Host(model)
+    host.send(dgt.SetUpdateMode(mode=dgt.UpdateMode.CLOCK))
+    times = [e for t in (0.5, 1.2, 1.7, 2.1, 3.3) for e in host.hear(model.tick(t))]
+    # the first tick, then one each new second (1.7 falls in the second already reported)
+    assert len(times) == 4 and all(isinstance(e, ClockTimes) for e in times)
+
+
+def test_acks_only_in_the_clock_update_modes() -> None:
+    host = Host(DgtFirmware(clock=ClockModel("3000")))
+    host.send(dgt.SetUpdateMode(mode=dgt.UpdateMode.BOARD))
+    assert host.send(ClockVersionRequest()) == []
+
+
+def test_xl_shows_segments_not_ascii_and_reports_version_1() -> None:
+    clock = ClockModel("xl")
+    host = Host(DgtFirmware(clock=clock))
+    host.send(dgt.SetUpdateMode(mode=dgt.UpdateMode.NICE))
+    assert host.send(ClockText(text="hello")) == []
+    (ack,) = host.send(ClockSegments.from_text("518"))
+    assert ack.command == 0x01 and clock.display == "518   "
+    (version,) = host.send(ClockVersionRequest())
+    assert version.version == (1, 0)
+
+
+@pytest.mark.parametrize(
+    ("action", "message"),
+    [
+        (lambda m: m.lift(chess.E4), "nothing to lift on e4"),
+        (lambda m: m.place(chess.E2), "e2 is already occupied"),
+        (lambda m: m.press("white"), "no clock"),
+        (lambda m: m.press("jump"), "no button called 'jump'"),
+        (lambda m: DgtFirmware(start=960), "0..959"),
+        (lambda m: ClockModel("xxl"), "'xxl'"),
+    ],
+)
+def test_scenario_mistakes_are_scenario_errors(action, message: str) -> None:
+    with pytest.raises(ScenarioError, match=message):
+        action(DgtFirmware())
+
+
+def test_place_with_an_empty_hand_is_refused() -> None:
+    model = DgtFirmware()
+    model.lift(chess.E2)
+    model.place(chess.E4)
+    with pytest.raises(ScenarioError, match="no piece in hand"):
+        model.place(chess.E5)
