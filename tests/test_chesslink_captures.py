@@ -12,6 +12,7 @@ import pytest
 from eboard960.capture import read_capture
 from eboard960.events import BoardSnapshot, PieceLifted, PiecePlaced
 from eboard960.protocols import codec_for
+from eboard960.recognizer import Recognizer
 
 CAPTURES = sorted((Path(__file__).parents[1] / "firmware_protocols/chesslink/captures").glob("*.jsonl"))
 
@@ -52,3 +53,18 @@ def test_capture_ends_on_the_final_position_of_its_game(capture: Path) -> None:
             assert event.piece is not None  # ChessLink identifies every piece
             pieces[event.square] = event.piece
     assert pieces == expected_game(capture).end().board().piece_map()
+
+
+def movetext(game: chess.pgn.Game) -> str:
+    return game.accept(chess.pgn.StringExporter(headers=False, comments=False))
+
+
+@pytest.mark.parametrize("capture", CAPTURES, ids=lambda p: p.stem)
+def test_capture_replays_to_the_exact_game(capture: Path) -> None:
+    recognizer = Recognizer(read_capture(capture).header.start)
+    for event in square_events(capture):
+        recognizer.feed(event)
+    recognizer.finish()
+    game, expected = recognizer.pgn(), expected_game(capture)
+    assert movetext(game) == movetext(expected)
+    assert game.headers.get("FEN") == expected.headers.get("FEN")

@@ -9,6 +9,7 @@ from eboard960.commands import EnableUpdates, RequestBoard, SetLeds
 from eboard960.emulators.chesslink import ChessLinkFirmware, Faults, ScenarioError
 from eboard960.events import BoardSnapshot, PieceLifted, PiecePlaced
 from eboard960.protocols import chesslink as cl
+from eboard960.recognizer import Recognizer
 
 
 def talk(model: ChessLinkFirmware, codec: cl.ChessLinkCodec, command: object) -> list[object]:
@@ -22,13 +23,16 @@ def connected(**kwargs) -> tuple[ChessLinkFirmware, cl.ChessLinkCodec]:
 
 
 class HostView:
-    """What a host knows of the board from the events the codec gives it."""
+    """What a host knows of the board from the events the codec gives it, and its game."""
 
-    def __init__(self) -> None:
+    def __init__(self, start: int = 518) -> None:
         self.pieces: dict[chess.Square, chess.Piece] = {}
+        self.recognizer = Recognizer(start)
 
     def take(self, events: list[object]) -> None:
         for event in events:
+            if isinstance(event, (BoardSnapshot, PieceLifted, PiecePlaced)):
+                self.recognizer.feed(event)
             if isinstance(event, BoardSnapshot):
                 self.pieces = dict(event.pieces)
             elif isinstance(event, PieceLifted):
@@ -244,7 +248,7 @@ GAME_960 = [
 def test_host_view_follows_a_chess960_game(mode, faults, settle) -> None:
     model, codec = connected(start=0, faults=faults)
     talk(model, codec, cl.WriteRegister.auto_report(mode))
-    view = HostView()
+    view = HostView(start=0)
     codec.send(RequestBoard())
     view.take(codec.receive_data(model.feed(cl.encode_frame("S"))))
     board = chess.Board.from_chess960_pos(0)
@@ -255,6 +259,8 @@ def test_host_view_follows_a_chess960_game(mode, faults, settle) -> None:
         view.take(codec.receive_data(model.flush()))
         assert view.pieces == board.piece_map() == model.pieces, uci
     assert codec.buffered < 67
+    view.recognizer.finish()
+    assert view.recognizer.board.move_stack == board.move_stack
 
 
 def test_play_move_makes_castling_the_eboard_way() -> None:

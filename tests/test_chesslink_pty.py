@@ -11,6 +11,7 @@ import asyncio
 import random
 
 import chess
+import chess.pgn
 import pytest
 
 from eboard960.commands import EnableUpdates, RequestBoard, SetLeds
@@ -18,6 +19,7 @@ from eboard960.emulators.chesslink import ChessLinkFirmware, Faults
 from eboard960.emulators.pty import PtyRunner
 from eboard960.events import BoardSnapshot, PieceLifted, PiecePlaced
 from eboard960.protocols import chesslink as cl
+from eboard960.recognizer import MoveRecognized, Recognizer
 from eboard960.transport.serial import SerialTransport
 
 TIMEOUT = 5.0
@@ -76,6 +78,8 @@ class Host:
         self.transport = SerialTransport(path, protocol="chesslink")
         self.codec = cl.ChessLinkCodec()
         self.events: list[object] = []
+        self.recognizer = Recognizer(0)
+        self.moves: list[str] = []
         self.arrived = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -93,7 +97,11 @@ class Host:
         loop = asyncio.get_running_loop()
         while True:
             data = await self.transport.read()
-            self.events += self.codec.receive_data(data, loop.time())
+            for event in self.codec.receive_data(data, loop.time()):
+                self.events.append(event)
+                if isinstance(event, (BoardSnapshot, PieceLifted, PiecePlaced)):
+                    reports = self.recognizer.feed(event)
+                    self.moves += [r.san for r in reports if isinstance(r, MoveRecognized)]
             self.arrived.set()
 
     async def send(self, command: object) -> None:
@@ -129,6 +137,10 @@ def test_connect_identify_and_light_leds_over_a_pty() -> None:
     asyncio.run(scenario())
 
 
+def movetext(game: chess.pgn.Game) -> str:
+    return game.accept(chess.pgn.StringExporter(headers=False, comments=False))
+
+
 def replay_view(events: list[object]) -> dict[chess.Square, chess.Piece]:
     pieces: dict[chess.Square, chess.Piece] = {}
     for event in events:
@@ -143,7 +155,7 @@ def replay_view(events: list[object]) -> dict[chess.Square, chess.Piece]:
 
 @pytest.mark.parametrize("seed", [3])
 def test_a_chess960_game_with_garbage_and_cut_frames_over_a_pty(seed: int) -> None:
-    """Every move reaches the host intact although the wire is dirty."""
+    """Every move reaches the host and the recognizer intact although the wire is dirty."""
     rng = random.Random(seed)
 
     async def scenario() -> None:
@@ -165,5 +177,11 @@ def test_a_chess960_game_with_garbage_and_cut_frames_over_a_pty(seed: int) -> No
                 await host.wait_for(lambda b=board: replay_view(host.events) == b.piece_map())
             assert model.pieces == board.piece_map()
             assert host.codec.discarded > 0
+            host.recognizer.finish()
+            exported = host.recognizer.pgn()
+            expected = chess.pgn.Game.from_board(board)
+            assert movetext(exported) == movetext(expected)
+            assert exported.headers["FEN"] == chess.Board.from_chess960_pos(0).fen()
+            assert "O-O-O" in host.moves
 
     asyncio.run(scenario())
