@@ -103,8 +103,6 @@ REFUSED = [
 
 @pytest.mark.parametrize(("mode", "trigger"), REFUSED)
 def test_refusals_say_why_and_change_nothing(mode, trigger):
-    if trigger == "dice_entry" and mode in (Mode.SETUP, Mode.SPECIAL):
-        pytest.importorskip("eboard960.methods", reason="dice entry needs the methods table")
     m, t = drive_to(mode)
     before = (m.state, m.reading(t + 5), m.shown, m.position)
     with pytest.raises(ClockError) as info:
@@ -212,6 +210,65 @@ def test_flags_are_reported_once_first_flag_first():
     m.press("white", t=62.0)  # the flagged side may still move
     assert m.reading(62.0).white_ms == 0
     assert m.tick(200.0) == [FlagFell(side=chess.BLACK, at_ms=122_000, t=200.0)]
+
+
+# ----- dice entry ---------------------------------------------------------------------------
+
+D10_METHOD = "polyhedral-d4-d4-d6-d10"
+
+
+def d10_number(light, dark, queen, knights):
+    """Seed 000: subtract one from each die, weigh by 1, 4, 16 and 96, add: Scharnagl's number."""
+    return (light - 1) + 4 * (dark - 1) + 16 * (queen - 1) + 96 * (knights - 1)
+
+
+def test_dice_entry_shows_the_rolled_position_then_confirm_locks_it():
+    m = machine()
+    (request,) = m.dice(D10_METHOD, t=0.0)
+    assert request.method == D10_METHOD and "d4" in request.request
+    assert m.state is Mode.DICE
+    for roll in (2, 3, 5):
+        (request,) = m.roll(roll, t=1.0)
+        assert m.state is Mode.DICE
+    assert "d10" in request.request
+    (shown,) = m.roll("4", t=2.0)  # keyboard input arrives as text
+    assert (shown.how, shown.number) == ("dice", d10_number(2, 3, 5, 4))
+    assert m.state is Mode.SPECIAL
+    assert m.press("confirm", t=3.0)[0].position.number == d10_number(2, 3, 5, 4)
+
+
+def test_a_die_face_out_of_range_is_refused_and_the_entry_goes_on():
+    m = machine()
+    m.dice(D10_METHOD, t=0.0)
+    m.roll(2, t=1.0)
+    request = m.special.dice_request
+    with pytest.raises(ClockError, match="roll 7 refused: a d4 cannot give '7'"):
+        m.roll(7, t=2.0)
+    assert m.state is Mode.DICE and m.special.dice_request == request
+    for roll in (1, 1, 1):
+        m.roll(roll, t=3.0)
+    assert m.shown.number == d10_number(2, 1, 1, 1)
+
+
+def test_non_uniform_methods_are_refused_for_dice_entry():
+    m = machine()
+    with pytest.raises(ClockError, match="does not give every position the same chance"):
+        m.dice("rovida-die", t=0.0)
+    assert m.state is Mode.SETUP
+    with pytest.raises(ClockError, match="unknown method 'dice'"):
+        m.dice("dice", t=0.0)
+
+
+def test_rolls_that_give_an_excluded_position_start_over():
+    m = machine(exclude={d10_number(1, 1, 1, 1)})
+    m.dice(D10_METHOD, t=0.0)
+    for roll in (1, 1, 1):
+        m.roll(roll, t=1.0)
+    with pytest.raises(ClockError, match="excluded position 0: roll again from the start"):
+        m.roll(1, t=2.0)
+    assert m.state is Mode.DICE and "light-square bishop" in m.special.dice_request
+    assert m.press("back", t=3.0) == [PositionDiscarded(t=3.0)]
+    assert m.state is Mode.SETUP
 
 
 # ----- fairness ---------------------------------------------------------------------------

@@ -134,3 +134,23 @@ def test_terminal_clock_in_tmux():
         assert tmux("has-session").returncode != 0, "q did not end the clock"
     finally:
         tmux("kill-server")
+
+
+def test_dice_rolls_typed_on_the_keyboard():
+    machine = ClockMachine(TimeControl.parse("5"), special=SpecialTimer())
+    terminal = TerminalClock(machine, dice_method="polyhedral-d4-d4-d6-d10", now=FakeTime())
+    terminal.key("x")
+    assert terminal.status.startswith("dice: d4 for the light-square bishop")
+    for char in "9\n":
+        terminal.key(char)
+    assert "roll 9 refused" in terminal.status
+    for char in "2\n3\n5\n1\r0\n":  # the d10 roll is typed as two keys
+        terminal.key(char)
+    assert machine.shown.number == 1 + 4 * 2 + 16 * 4 + 96 * 9
+    assert "dice: position" in terminal.status
+
+
+def test_dice_key_without_a_method_explains_itself():
+    terminal = TerminalClock(ClockMachine(TimeControl.parse("5")), now=FakeTime())
+    terminal.key("x")
+    assert terminal.status == "dice entry needs --dice METHOD"

@@ -108,7 +108,7 @@ class SpecialTimer:
         try:
             self._dice.feed(value)
         except MethodError as error:
-            raise ClockError(f"roll {value!r} refused: {error}") from None
+            raise ClockError(f"roll {value} refused: {error}") from None
         if not self._dice.done:
             return None
         position = self._dice.position
