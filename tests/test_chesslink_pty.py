@@ -14,11 +14,14 @@ import chess
 import chess.pgn
 import pytest
 
+from eboard960.board import Board
+from eboard960.capture import CaptureWriter, read_capture
 from eboard960.commands import EnableUpdates, RequestBoard, SetLeds
 from eboard960.emulators.chesslink import ChessLinkFirmware, Faults
 from eboard960.emulators.pty import PtyRunner
-from eboard960.events import BoardSnapshot, PieceLifted, PiecePlaced
+from eboard960.events import BoardSnapshot, LinkChanged, PieceLifted, PiecePlaced
 from eboard960.protocols import chesslink as cl
+from eboard960.protocols import codec_for
 from eboard960.recognizer import MoveRecognized, Recognizer
 from eboard960.transport.serial import SerialTransport
 
@@ -185,3 +188,115 @@ def test_a_chess960_game_with_garbage_and_cut_frames_over_a_pty(seed: int) -> No
             assert "O-O-O" in host.moves
 
     asyncio.run(scenario())
+
+
+def count_drops(events: list[object]) -> int:
+    return sum(isinstance(e, LinkChanged) and not e.up for e in events)
+
+
+class Socket:
+    """Which pty the emulated board is plugged into right now (a cable that can be pulled)."""
+
+    def __init__(self, model: ChessLinkFirmware) -> None:
+        self.model = model
+        self.runner: PtyRunner | None = None
+
+    def path(self) -> str:
+        return self.runner.path if self.runner else "/dev/eboard960-unplugged"
+
+    async def plug(self) -> None:
+        self.runner = PtyRunner(self.model, tick_interval=0.02)
+        await self.runner.start()
+
+    async def pull(self) -> None:
+        if self.runner:
+            await self.runner.stop()
+        self.runner = None
+
+    def send(self, data: bytes) -> None:
+        if self.runner:  # a board whose cable is out talks to nobody
+            self.runner.send(data)
+
+
+def test_the_board_joiner_keeps_a_game_through_three_pulled_cables(tmp_path) -> None:
+    """Moves made while the cable is out arrive with the resync status after it is back."""
+    pulls = {8, 20, 33}
+
+    async def scenario() -> tuple[list[object], chess.Board]:
+        model = ChessLinkFirmware(start=0, faults=Faults(garbage=0.1, split=0.2, seed=2))
+        socket = Socket(model)
+        await socket.plug()
+
+        async def short_sleep(delay: float) -> None:
+            await asyncio.sleep(min(delay, 0.01))
+
+        capture = CaptureWriter(tmp_path / "game.jsonl", board="chesslink", start=0)
+        joined = Board(
+            cl.ChessLinkCodec,
+            lambda: SerialTransport(socket.path(), protocol="chesslink"),
+            capture=capture,
+            sleep=short_sleep,
+        )
+        events: list[object] = []
+        arrived = asyncio.Event()
+
+        async def collect() -> None:
+            async for event in joined:
+                events.append(event)
+                arrived.set()
+
+        async def until(predicate) -> None:
+            async def watch() -> None:
+                while not predicate():
+                    arrived.clear()
+                    await arrived.wait()
+
+            await asyncio.wait_for(watch(), TIMEOUT)
+
+        def count(kind: type) -> int:
+            return sum(isinstance(e, kind) for e in events)
+
+        board = chess.Board.from_chess960_pos(0)
+        async with joined:
+            collector = asyncio.create_task(collect())
+            await until(lambda: count(BoardSnapshot) == 1)
+            for index, uci in enumerate(GAME_960):
+                move = board.parse_uci(uci)
+                if index in pulls:
+                    await socket.pull()
+                    drops = len([p for p in pulls if p <= index])
+                    await until(lambda n=drops: count_drops(events) == n)
+                socket.send(model.play_move(board, move))
+                board.push(move)
+                if index in pulls:
+                    snapshots = count(BoardSnapshot)
+                    await socket.plug()
+                    await until(lambda n=snapshots: count(BoardSnapshot) > n)
+                await until(lambda b=board: replay_view(events) == b.piece_map())
+        collector.cancel()
+        capture.close()
+        await socket.pull()
+        assert count(BoardSnapshot) == 4
+        return events, board
+
+    events, board = asyncio.run(scenario())
+    recognizer = Recognizer(0)
+    for event in events:
+        if isinstance(event, (BoardSnapshot, PieceLifted, PiecePlaced, LinkChanged)):
+            recognizer.feed(event)
+    recognizer.finish()
+    assert recognizer.board.move_stack == board.move_stack
+    # the capture the joiner wrote replays to the same game through the registered codec
+    recorded = read_capture(tmp_path / "game.jsonl")
+    codec = codec_for("chesslink")
+    replayed = Recognizer(recorded.header.start)
+    for record in recorded.records:
+        decoded = codec.receive_data(record.data, record.t) if record.kind == "rx" else []
+        if record.kind == "link":
+            codec = codec_for("chesslink")  # a reconnect starts a fresh codec, as the joiner does
+        for event in decoded:
+            if isinstance(event, (BoardSnapshot, PieceLifted, PiecePlaced)):
+                replayed.feed(event)
+    replayed.finish()
+    expected = movetext(chess.pgn.Game.from_board(board))
+    assert movetext(replayed.pgn()) == movetext(recognizer.pgn()) == expected
