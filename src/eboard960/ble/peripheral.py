@@ -88,6 +88,8 @@ class BoardPeripheral:
         self._sender: asyncio.Task[None] | None = None
         self._present = False
         self._connected = asyncio.Event()
+        self._advertising_lock = asyncio.Lock()
+        self._readvertise: asyncio.Task[None] | None = None
         self.writes: list[bytes] = []
         """Every write the app made, in order (for tests and the wire log)."""
 
@@ -157,14 +159,17 @@ class BoardPeripheral:
         log.info("%s: link down (reason %d)", self.name, reason)
         self._connected.clear()
         if self._present:
-            asyncio.get_running_loop().create_task(self._advertise())
+            self._readvertise = asyncio.get_running_loop().create_task(self._advertise())
 
     async def _advertise(self) -> None:
-        if self._present and not self.device.connections and not self.device.is_advertising:
-            await self.device.start_advertising(
-                advertising_interval_min=ADVERTISING_INTERVAL_MS,
-                advertising_interval_max=ADVERTISING_INTERVAL_MS,
-            )
+        # One HCI command sequence at a time, never cancelled half-way (Bumble's host
+        # cannot take the reply to a command whose waiter is gone).
+        async with self._advertising_lock:
+            if self._present and not self.device.connections and not self.device.is_advertising:
+                await self.device.start_advertising(
+                    advertising_interval_min=ADVERTISING_INTERVAL_MS,
+                    advertising_interval_max=ADVERTISING_INTERVAL_MS,
+                )
 
     async def wait_connected(self) -> None:
         """Return once a central is connected."""
@@ -179,8 +184,12 @@ class BoardPeripheral:
     async def go_away(self) -> None:
         """The board is switched off or carried out of range: no link, no advertising."""
         self._present = False
-        if self.device.is_advertising:
-            await self.device.stop_advertising()
+        if self._readvertise is not None:
+            await self._readvertise
+            self._readvertise = None
+        async with self._advertising_lock:
+            if self.device.is_advertising:
+                await self.device.stop_advertising()
         await self.disconnect()
 
     async def come_back(self) -> None:
