@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import importlib
 import json
 from pathlib import Path
 
@@ -15,9 +16,7 @@ from eboard960.events import BoardSnapshot, PieceLifted, PiecePlaced
 from eboard960.protocols import chesslink as cl
 from eboard960.protocols import codec_for
 
-VECTORS = json.loads(
-    (Path(__file__).parents[1] / "firmware_protocols/chesslink/vectors.json").read_text()
-)
+VECTORS = json.loads((Path(__file__).parents[1] / "firmware_protocols/chesslink/vectors.json").read_text())
 
 
 def strip(data: bytes) -> bytes:
@@ -195,8 +194,10 @@ def test_misuse_raises_a_protocol_error_with_a_message(make) -> None:
         make()
 
 
-def test_codec_module_imports_no_io_library() -> None:
-    tree = ast.parse(Path(cl.__file__).read_text())
+@pytest.mark.parametrize("module", ["eboard960.protocols.chesslink", "eboard960.emulators.chesslink"])
+def test_pure_layers_import_no_io_library(module: str) -> None:
+    source = Path(importlib.import_module(module).__file__).read_text()
+    tree = ast.parse(source)
     imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     imported |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
     roots = {name.split(".")[0] for name in imported}

@@ -8,6 +8,8 @@ import chess
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from eboard960.emulators.chesslink import ChessLinkFirmware
+from eboard960.events import BoardSnapshot
 from eboard960.protocols import chesslink as cl
 
 PIECES = st.sampled_from(sorted(cl.PIECE_LETTERS))
@@ -23,8 +25,7 @@ def board_frames(draw: st.DrawFn) -> tuple[bytes, str]:
         data = "".join(draw(st.lists(PIECES, min_size=64, max_size=64)))
     else:
         data = "".join(
-            f"{b:02X}"
-            for b in draw(st.lists(BYTE, min_size=shape.length // 2, max_size=shape.length // 2))
+            f"{b:02X}" for b in draw(st.lists(BYTE, min_size=shape.length // 2, max_size=shape.length // 2))
         )
     frame = cl.encode_frame(letter, data)
     if draw(st.booleans()):
@@ -89,3 +90,39 @@ def test_mutated_status_never_raises_and_the_next_good_one_is_read(flips) -> Non
     codec.receive_data(good)
     assert codec.last_snapshot is not None
     assert codec.last_snapshot.pieces == board.piece_map()
+
+
+SQUARE_PIECES = st.dictionaries(
+    st.sampled_from(chess.SQUARES), st.sampled_from([chess.Piece.from_symbol(c) for c in "KQRBNPkqrbnp"])
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(pieces=SQUARE_PIECES, order=st.sampled_from(cl.SQUARE_ORDERS))
+def test_any_board_round_trips_through_the_status_frame(pieces, order) -> None:
+    board = chess.BaseBoard(None)
+    board.set_piece_map(pieces)
+    codec = cl.ChessLinkCodec(order=order)
+    (snapshot,) = codec.receive_data(cl.encode_frame("s", cl.status_text(pieces, order)))
+    assert snapshot == BoardSnapshot.from_board(board)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    patterns=st.lists(BYTE, min_size=81, max_size=81),
+    slot=BYTE,
+    address=BYTE,
+    value=BYTE,
+)
+def test_commands_round_trip_through_the_firmware_model(patterns, slot, address, value) -> None:
+    model, codec = ChessLinkFirmware(), cl.ChessLinkCodec()
+    assert codec.receive_data(
+        model.feed(codec.send(cl.LedPattern(patterns=tuple(patterns), slot_time=slot)))
+    ) == [cl.LedsSet()]
+    assert model.leds == tuple(patterns)
+    assert model.led_slot_time == slot
+    written = codec.receive_data(model.feed(codec.send(cl.WriteRegister(address=address, value=value))))
+    read = codec.receive_data(model.feed(codec.send(cl.ReadRegister(address=address))))
+    assert written[0].value == read[0].value == model.registers[address]
+    if address != cl.REG_SCAN_TIME or value >= 15:
+        assert read[0].value == value
