@@ -1,0 +1,154 @@
+"""A whole Chess960 game on an emulated Chessnut over BLE, through bleak, Bumble and `Board`.
+
+The scenario here (`play`) is shared with the GoChess and Square Off BLE
+tests: the person's hands come from the lead's choreography (castling the
+e-board way), the host side is what a user runs (`Board`: codec +
+`BleTransport`, reconnect with back-off, hello and resync), and the square
+events go to the move recognizer. Switching the board off mid-game loses the
+notifications of the move made meanwhile; the resync snapshot must bring it
+back. Each firmware model sends through `BoardPeripheral.send` one
+notification at a time, so Chessnut replies and positions travel on their own
+characteristics.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import Any
+
+import chess
+import chess.pgn
+
+from eboard960.ble.emulated import open_emulated
+from eboard960.board import Backoff, Board
+from eboard960.choreography import move_events
+from eboard960.emulators.chessnut import NotificationFaults
+from eboard960.events import BoardSnapshot, ButtonPressed, LinkChanged, PieceLifted, PiecePlaced
+from eboard960.protocols import codec_for
+from eboard960.recognizer import Recognizer
+
+# Position 105: White castles h-side with the king staying on g1 (only the rook moves),
+# Black castles a-side (king g8 to c8, rook a8 to d8); 25...cxd3 is en passant.
+START = 105
+MOVES = """
+1. c3 f6 2. c4 e5 3. Rc3 h5 4. Re3 a5 5. b4 Rh7 6. a4 axb4 7. Nc3 Rh6 8. h3 Rh8 9. Ng3 d5
+10. O-O dxc4 11. Nh1 Bb5 12. axb5 Rh7 13. Nd5 Qa4 14. f3 Qxb5 15. Nxb4 Qa6 16. Qxe5 fxe5
+17. Rf2 Qa1 18. Ba4 Qxe1+ 19. Rf1 Qxe2 20. h4 Qxf1+ 21. Kxf1 Ng6 22. Rxe5 Nh8 23. Nf2 Ng6
+24. Bc2 Nxe5 25. d4 cxd3 26. Nbxd3 Nxf3 27. Ne5 Bxh4 28. Nfd3 O-O-O 29. Nxf3 Rd6 30. Ba4 Rxd3
+"""
+WHITE_CASTLES, BLACK_CASTLES, EN_PASSANT, A_CAPTURE = 18, 55, 49, 30  # ply indexes
+OFF_BEFORE = frozenset({WHITE_CASTLES, A_CAPTURE, BLACK_CASTLES})
+"""Moves made while the board is switched off: both castlings and 16. Qxe5."""
+OFF_BEFORE_PRESENCE = frozenset({4, WHITE_CASTLES, BLACK_CASTLES})
+"""The same for presence-only boards, with 3. Rc3 for the capture: a capture made while
+the link is down only empties the capturer's square, which any of its captures would."""
+FAST_BACKOFF = Backoff(initial=0.01, factor=2.0, maximum=0.05)
+SQUARE_EVENTS = (PieceLifted, PiecePlaced, BoardSnapshot, ButtonPressed, LinkChanged)
+
+
+def game() -> tuple[chess.Board, list[chess.Move]]:
+    pgn = f'[Variant "Chess960"]\n[FEN "{chess.Board.from_chess960_pos(START).fen()}"]\n\n{MOVES.strip()}'
+    parsed = chess.pgn.read_game(io.StringIO(pgn))
+    assert parsed is not None and not parsed.errors
+    assert len(list(parsed.mainline_moves())) == 60
+    return parsed.board(), list(parsed.mainline_moves())
+
+
+async def play(board_name: str, off_before: frozenset[int] = frozenset(), **options: Any) -> dict:
+    """Play the game on an emulated board; returns the events, the PGN and the connection count."""
+    start, moves = game()
+    emulated = await open_emulated(board_name, start, **options)
+    emulated.model.notify = emulated.peripheral.send
+    board = Board(lambda: codec_for(board_name), lambda: emulated.transport, backoff=FAST_BACKOFF)
+    events: list[object] = []
+    stream = aiter(board)
+
+    async def take(kinds: type | tuple[type, ...], count: int = 1) -> list[object]:
+        matched: list[object] = []
+        while len(matched) < count:
+            event = await asyncio.wait_for(anext(stream), 5)
+            events.append(event)
+            if isinstance(event, kinds):
+                matched.append(event)
+        return matched
+
+    board.start()
+    await take(BoardSnapshot)
+    position = start.copy()
+    for index, move in enumerate(moves):
+        steps = move_events(position, move)
+        if index in off_before:
+            await emulated.peripheral.go_away()
+            await take(LinkChanged)
+            await emulated.act(*steps)  # the board is off: nobody hears these
+            await emulated.peripheral.come_back()
+            up, snapshot = await take((LinkChanged, BoardSnapshot), 2)
+            position.push(move)
+            assert up == LinkChanged(up=True, t=up.t)
+            assert snapshot.occupied == position.occupied, "the resync shows the missed move"
+        else:
+            await emulated.act(*steps)
+            await take((PieceLifted, PiecePlaced), len(steps))
+            position.push(move)
+    await board.close()
+    await emulated.close()
+    return {"events": events, "pgn": recognized(start, events), "connections": board.connections}
+
+
+def recognized(start: chess.Board, events: list[object]) -> chess.pgn.Game:
+    """The recognizer's game from the square events (protocol replies are not its business)."""
+    recognizer = Recognizer(start)
+    t = 0.0
+    for event in events:
+        if isinstance(event, SQUARE_EVENTS):
+            t = event.t
+            recognizer.feed(event)
+    recognizer.finish(t + 1.0)
+    return recognizer.pgn()
+
+
+def moves_of(pgn: chess.pgn.Game) -> list[str]:
+    """The moves read back from the recognizer's PGN text, which must start from `START`."""
+    exported = chess.pgn.read_game(io.StringIO(str(pgn)))
+    assert exported is not None
+    assert exported.board().fen() == chess.Board.from_chess960_pos(START).fen()
+    return [move.uci() for move in exported.mainline_moves()]
+
+
+def expected_moves() -> list[str]:
+    return [move.uci() for move in game()[1]]
+
+
+def test_the_game_has_both_castlings_and_en_passant() -> None:
+    board, moves = game()
+    kinds = []
+    for move in moves:
+        kinds.append("castle" if board.is_castling(move) else "ep" if board.is_en_passant(move) else "")
+        board.push(move)
+    assert [i for i, kind in enumerate(kinds) if kind] == [WHITE_CASTLES, EN_PASSANT, BLACK_CASTLES]
+    board, moves = game()
+    for move in moves[:A_CAPTURE]:
+        board.push(move)
+    assert board.is_capture(moves[A_CAPTURE])
+
+
+def test_a_full_game_gives_the_exact_pgn() -> None:
+    result = asyncio.run(play("chessnut"))
+    assert result["connections"] == 1
+    assert moves_of(result["pgn"]) == expected_moves()
+    placed = [e for e in result["events"] if isinstance(e, PiecePlaced)]
+    assert all(e.piece is not None for e in placed), "the Chessnut identifies every piece"
+
+
+def test_three_disconnects_lose_no_move() -> None:
+    result = asyncio.run(play("chessnut", OFF_BEFORE))
+    assert result["connections"] == 4
+    downs = [e for e in result["events"] if e == LinkChanged(up=False, t=e.t)]
+    assert len(downs) == 3
+    assert moves_of(result["pgn"]) == expected_moves()
+
+
+def test_frames_split_across_notifications_still_give_the_exact_pgn() -> None:
+    result = asyncio.run(play("chessnut", faults=NotificationFaults(split=0.5, seed=7)))
+    assert moves_of(result["pgn"]) == expected_moves()
