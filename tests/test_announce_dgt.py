@@ -1,19 +1,25 @@
+import asyncio
+import contextlib
 import math
 
+import chess
 import pytest
 
+from eboard960.board import Board
 from eboard960.clock.announce import KING_SEGMENTS, dgt_screen_commands, dgt_screens
-from eboard960.clock.dgt import DgtClockLink
+from eboard960.clock.dgt import DgtClockLink, serve_dgt_clock
 from eboard960.clock.events import MoveCompleted, PositionConfirmed, PositionShown
 from eboard960.clock.machine import ClockMachine, Mode
 from eboard960.clock.special import SpecialTimer
 from eboard960.clock.timecontrol import TimeControl
 from eboard960.commands import EnableUpdates
 from eboard960.emulators.dgt import ClockModel, DgtFirmware
+from eboard960.emulators.pty import PtyRunner
 from eboard960.errors import ClockError
 from eboard960.position import StartPosition
 from eboard960.protocols.dgt import DgtCodec
 from eboard960.protocols.dgt_clock import SEGMENTS, ClockSegments, ClockText
+from eboard960.transport.serial import SerialTransport
 
 
 def test_screens_fit_each_clock():
@@ -136,3 +142,50 @@ def test_unacknowledged_commands_are_resent_then_dropped():
     assert link.outgoing(6.0) == [first]
     assert link.outgoing(8.0) == []
     assert "never acknowledged" in link.problems[0]
+
+
+# ----- the real serial path: Board + SerialTransport + a pty + B's emulated board ---------
+
+
+async def until(predicate, timeout=5.0):
+    """Yield to the event loop until `predicate` holds (the pty's other end runs meanwhile)."""
+    async def watch():
+        while not predicate():
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(watch(), timeout)
+
+
+async def dgt_clock_over_a_pty():
+    firmware = DgtFirmware(clock=ClockModel("3000"))
+    clock = firmware.clock
+    async with PtyRunner(firmware) as runner:
+        machine = ClockMachine(TimeControl.parse("5+3"), special=SpecialTimer(exclude={518}))
+        link = DgtClockLink(machine, screen_seconds=0.3)
+        board = Board(DgtCodec, lambda: SerialTransport(runner.path, protocol="dgt"))
+        reported = []
+        async with board:
+            serving = asyncio.create_task(
+                serve_dgt_clock(link, board, reported.extend, special=True))
+            await until(lambda: (clock.display or "").startswith("pos "))
+            shown = machine.shown
+            assert shown.number != 518 and clock.display == f"pos {shown.number}"
+            await until(lambda: clock.display == shown.rank)
+            runner.send(firmware.press("confirm"))
+            await until(lambda: clock.display is None and clock.paused and clock.left == 300)
+            assert machine.position == shown
+            runner.send(firmware.press("pause"))
+            await until(lambda: clock.left_running and not clock.paused)
+            runner.send(firmware.press("black"))  # the lever stays: the host learns its place
+            runner.send(firmware.press("white"))
+            await until(lambda: machine.clock.moves(chess.WHITE) == 1)
+            await until(lambda: clock.right_running and not clock.left_running)
+            serving.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await serving
+    assert link.problems == []
+    assert [type(e) for e in reported].count(MoveCompleted) == 1
+
+
+def test_dgt_clock_over_a_real_serial_pty():
+    asyncio.run(dgt_clock_over_a_pty())

@@ -11,7 +11,8 @@ rank). `run_dgt_clock` is the thin asyncio shell around it.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from eboard960.clock.announce import (
     DGT_BUTTONS,
@@ -35,6 +36,9 @@ from eboard960.clock.machine import ClockMachine
 from eboard960.errors import ClockError
 from eboard960.events import ButtonPressed
 from eboard960.protocols.dgt_clock import ClockAck, ClockCommand, ClockEnd
+
+if TYPE_CHECKING:
+    from eboard960.board import Board
 
 RESEND_AFTER = 2.0
 RESENDS = 3
@@ -129,6 +133,37 @@ class DgtClockLink:
                                                      white_side=self.white_side))
 
 
+async def serve_dgt_clock(
+    link: DgtClockLink,
+    board: Board,
+    report: Callable[[list[ClockEvent]], None],
+    *,
+    special: bool = False,
+    interval: float = 0.05,
+) -> None:
+    """Run `link` over an opened `Board` until the board's event stream ends or we are cancelled."""
+    import asyncio
+
+    if special:
+        report(link.press("draw", board.now()))
+
+    async def pump() -> None:
+        while True:
+            report(link.tick(board.now()))
+            for command in link.outgoing(board.now()):
+                board.send(command)
+            await asyncio.sleep(interval)
+
+    pumping = asyncio.create_task(pump())
+    try:
+        async for event in board:
+            report(link.receive([event], board.now()))
+            for command in link.outgoing(board.now()):
+                board.send(command)
+    finally:
+        pumping.cancel()
+
+
 def run_dgt_clock(
     machine: ClockMachine,
     port: str,
@@ -159,22 +194,7 @@ def run_dgt_clock(
         board = Board(lambda: DgtCodec(white_side=white_side),
                       lambda: SerialTransport(port, protocol="dgt"))
         async with board:
-            if special:
-                report(link.press("draw", board.now()))
-
-            async def pump() -> None:
-                while True:
-                    report(link.tick(board.now()))
-                    for command in link.outgoing(board.now()):
-                        board.send(command)
-                    await asyncio.sleep(0.05)
-
-            pumping = asyncio.create_task(pump())
-            try:
-                async for event in board:
-                    report(link.receive([event], board.now()))
-            finally:
-                pumping.cancel()
+            await serve_dgt_clock(link, board, report, special=special)
 
     asyncio.run(serve())
     return 0
