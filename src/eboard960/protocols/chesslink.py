@@ -470,7 +470,7 @@ class ChessLinkCodec:
     def _decode(self, letter: str, text: str, t: float) -> list[Any]:
         if letter == "s":
             snapshot = parse_status(text, self.order, t)
-            return list[Any](self._differ.diff(snapshot))
+            return list(self._differ.diff(snapshot))
         if letter == "v":
             return [VersionReported(major=int(text[:2], 16), minor=int(text[2:], 16), t=t)]
         if letter == "l":
