@@ -323,13 +323,7 @@ class ReadRegister:
 
 
 ChessLinkCommand = (
-    RequestVersion
-    | RequestStatus
-    | LedPattern
-    | ClearLeds
-    | ResetBoard
-    | WriteRegister
-    | ReadRegister
+    RequestVersion | RequestStatus | LedPattern | ClearLeds | ResetBoard | WriteRegister | ReadRegister
 )
 
 
@@ -400,9 +394,7 @@ BOARD_FRAMES: dict[str, FrameShape] = {
 
 def status_text(pieces: Mapping[chess.Square, chess.Piece], order: SquareOrder = "h1-first") -> str:
     """The 64 status characters for a board holding `pieces`."""
-    return "".join(
-        pieces[square].symbol() if square in pieces else "." for square in status_squares(order)
-    )
+    return "".join(pieces[square].symbol() if square in pieces else "." for square in status_squares(order))
 
 
 def parse_status(text: str, order: SquareOrder = "h1-first", t: float = 0.0) -> BoardSnapshot:
