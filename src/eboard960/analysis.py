@@ -101,7 +101,7 @@ def analyze(method: Method) -> Analysis:
         for key, (state, mass, count, low, high) in frontier.items():
             request = method.request(state)
             if request is None:
-                rank = method.position(state).rank
+                rank = state.rank
                 final[rank] += mass
                 ways[rank] += count
                 fewest = low if fewest is None else min(fewest, low)

@@ -75,7 +75,10 @@ class Input:
 
 
 class State(NamedTuple):
-    """A method's state: the rank so far ('.' empty), a step counter, extras."""
+    """A method's state: the rank so far ('.' empty), a step counter, extras.
+
+    When no request is left, `rank` is the position the method ended in.
+    """
 
     rank: str = BLANK
     step: int = 0
@@ -108,9 +111,6 @@ class Method(ABC):
     def key(self, state: State) -> Hashable:
         """What the analysis may merge on: states with equal keys behave alike."""
         return state
-
-    def position(self, state: State) -> StartPosition:
-        return StartPosition(state.rank)
 
     def arrangement(self, state: State) -> str | None:
         """For methods that deal a whole rank and then repair it: the rank dealt."""
@@ -167,7 +167,7 @@ class MethodRun:
         request = self.request
         if request is not None:
             raise MethodError(f"{self.method.name} is not finished: next is {request.prompt}")
-        return self.method.position(self._state)
+        return StartPosition(self._state.rank)
 
     def feed(self, value: Value) -> Request | None:
         """Use one roll, toss, card or choice; returns the next request."""

@@ -12,7 +12,6 @@ import chess
 from eboard960.methods.base import (
     BLANK,
     DARK,
-    EMPTY,
     LIGHT,
     Method,
     Request,
@@ -53,14 +52,24 @@ class _Deal(Method):
     def deal(self, state: State, value: Value) -> State:
         """Place one more; when one is left, it goes on the last square at once."""
         dealt = (*state.memo, value)
+        rank = put(state.rank, self.piece(value), len(state.memo))
         left = self.remaining(State(memo=dealt))
         if len(left) == 1:
             dealt = (*dealt, left[0])
-        rank = "".join(self.piece(v) for v in dealt).ljust(8, EMPTY)
+            rank = put(rank, self.piece(left[0]), len(state.memo) + 1)
         return State(rank, 0, dealt)
 
     def arrangement(self, state: State) -> str | None:
-        return "".join(self.piece(v) for v in state.memo).upper()
+        return state.memo[0] if state.step else None
+
+    def key(self, state: State) -> Hashable:
+        # While dealing, the rank shows what was dealt; which of two cards
+        # showing the same piece it was cannot matter.
+        return state.rank, state.step, state.memo if state.step else len(state.memo)
+
+    def repaired(self, state: State, rank: str) -> State:
+        """The final state: the repaired rank, remembering the rank dealt."""
+        return State(rank, 1, (state.rank.upper(),))
 
     def dealing(self, state: State) -> bool:
         return state.step == 0 and len(state.memo) < len(self.DECK)
@@ -92,10 +101,6 @@ class EightCards(_Deal):
     def legend(self) -> str:
         return " (1,8 rook; 2,7 knight; 3,6 bishop; 4 queen; 5 king)"
 
-    def key(self, state: State) -> Hashable:
-        # Which of two cards showing the same piece was dealt cannot matter.
-        return self.arrangement(state), state.rank, state.step
-
     def request(self, state: State) -> Request | None:
         if self.dealing(state):
             return self.deal_request(state)
@@ -112,11 +117,11 @@ class EightCards(_Deal):
             state = self.deal(state, value)
             if self.dealing(state) or same_colour_bishops(state.rank):
                 return state, ""
-            return State(king_between_rooks(state.rank), 1, state.memo), ""
+            return self.repaired(state, king_between_rooks(state.rank)), ""
         bishop, target = _bishop_fix_square(state.rank, int(value))
         rank = king_between_rooks(swap(state.rank, bishop, target))
         note = f"bishop from {chess.FILE_NAMES[bishop]}1 to {chess.FILE_NAMES[target]}1"
-        return State(rank, 1, state.memo), note
+        return self.repaired(state, rank), note
 
 
 def _coffin_fix(rank: str) -> str:
@@ -148,7 +153,7 @@ class CoffinBag(_Deal):
         state = self.deal(state, value)
         if self.dealing(state):
             return state, ""
-        return State(_coffin_fix(state.rank), 1, state.memo), ""
+        return self.repaired(state, _coffin_fix(state.rank)), ""
 
 
 # Seed 003's cards: white and black knights and bishops are told apart.
@@ -186,7 +191,7 @@ class PermutationCards(_Deal):
         state = self.deal(state, value)
         if self.dealing(state):
             return state, ""
-        return State(_permutation_fix(state.rank), 1, state.memo), ""
+        return self.repaired(state, _permutation_fix(state.rank)), ""
 
 
 _HALVES = {"abcd": range(4), "efgh": range(4, 8)}
@@ -234,8 +239,8 @@ class HorizontalSymmetry(_Deal):
             rank = swap(rank, rank.index("Q"), 7 - rank.index("K"))
         return State(rank, 1, (arrangement,)), f"arranged {arrangement}"
 
-    def arrangement(self, state: State) -> str | None:
-        return state.memo[0]
+    def key(self, state: State) -> Hashable:
+        return state  # the dealt letters are not on the board yet
 
 
 def symmetric_arrangement(dealt: tuple[Value, ...]) -> str:
