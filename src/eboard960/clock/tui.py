@@ -184,8 +184,11 @@ class TerminalClock:
 
     def run(self, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
         """Drive the clock from the terminal until q; the terminal is restored however it ends."""
-        fd = stdin.fileno()
-        if not os.isatty(fd):
+        try:
+            fd = stdin.fileno()
+        except (OSError, ValueError):  # io.UnsupportedOperation is both
+            fd = -1
+        if fd < 0 or not os.isatty(fd):
             raise ClockError("the terminal clock needs a terminal (stdin is not a tty)")
         saved = termios.tcgetattr(fd)
         try:
