@@ -5,6 +5,7 @@ from __future__ import annotations
 import chess
 import pytest
 
+from eboard960.choreography import castling_orders
 from eboard960.commands import EnableUpdates, RequestBoard, SetLeds
 from eboard960.emulators.chesslink import ChessLinkFirmware, Faults, ScenarioError
 from eboard960.events import BoardSnapshot, PieceLifted, PiecePlaced
@@ -298,3 +299,21 @@ def view_board(pieces: dict[chess.Square, chess.Piece]) -> chess.BaseBoard:
     board = chess.BaseBoard(None)
     board.set_piece_map(pieces)
     return board
+
+
+@pytest.mark.parametrize("start", [0, 518, 959, 356])
+def test_every_castling_order_puts_king_and_rook_right_without_piece_hints(start: int) -> None:
+    """Choreography castling events carry no piece: the hand tells king from rook by target file."""
+    board = chess.Board.from_chess960_pos(start)
+    for square in chess.SquareSet(chess.BB_RANK_1 & ~(board.kings | board.rooks)):
+        board.remove_piece_at(square)
+    castlings = [m for m in board.legal_moves if board.is_castling(m)]
+    assert castlings
+    for castling in castlings:
+        after = board.copy()
+        after.push(castling)
+        for order, steps in castling_orders(board, castling).items():
+            model = ChessLinkFirmware(start=board)
+            for step in steps:
+                model.apply(PiecePlaced(square=step.square) if isinstance(step, PiecePlaced) else step)
+            assert model.pieces == after.piece_map(), (start, castling, order)

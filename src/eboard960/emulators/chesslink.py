@@ -292,19 +292,36 @@ class ChessLinkFirmware:
         return self._sense([after])
 
     def place(self, square: chess.Square, piece: chess.Piece | None = None) -> bytes:
-        """A hand puts `piece` (default: the piece lifted last) on `square`."""
+        """A hand puts `piece` (default: one it holds, see `_from_hand`) on `square`."""
         if square in self.pieces:
             raise ScenarioError(f"{chess.square_name(square)} is already occupied")
         if piece is None:
-            if not self._hand:
-                raise ScenarioError("no piece in hand to place")
-            piece = self._hand.pop()
+            piece = self._from_hand(square)
         elif piece in self._hand:
             self._hand.remove(piece)
         after = {**self.pieces, square: piece}
         if self._rng.random() < self.faults.bounce:
             return self._sense([after, self.pieces, after])
         return self._sense([after])
+
+    def _from_hand(self, square: chess.Square) -> chess.Piece:
+        """The piece lifted last, except while castling with king and rook both in hand.
+
+        Then the target file tells them apart: a castling king always lands on
+        the c or g file and its rook on the d or f file, in every Chess960
+        position, so any castling order of the choreography puts the right
+        piece down.
+        """
+        if not self._hand:
+            raise ScenarioError("no piece in hand to place")
+        pair = self._hand[-2:]
+        if {p.piece_type for p in pair} == {chess.KING, chess.ROOK} and pair[0].color == pair[1].color:
+            file = chess.square_file(square)
+            wanted = chess.KING if file in (2, 6) else chess.ROOK if file in (3, 5) else None
+            for index in range(len(self._hand) - 1, len(self._hand) - 3, -1):
+                if self._hand[index].piece_type == wanted:
+                    return self._hand.pop(index)
+        return self._hand.pop()
 
     def apply(self, event: PieceLifted | PiecePlaced) -> bytes:
         if isinstance(event, PieceLifted):
