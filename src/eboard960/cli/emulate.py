@@ -1,0 +1,155 @@
+"""`eboard960 emulate dgt|chesslink`: an emulated board on a pseudo-terminal.
+
+Prints the pty's path on standard output (alone on its line, so
+`PORT=$(eboard960 emulate dgt | head -1)` works), then serves until Ctrl-C.
+With `--script FILE` the emulated hands follow a script once the host has
+spoken; one action per line, `#` starts a comment:
+
+    move e2e4 | move Nf3     a whole move, UCI or SAN, from the game so far
+                             (castling the e-board way: king, rook, rook, king)
+    lift e2                  a piece leaves e2
+    place e4 [Q]             a piece arrives (the piece lifted last, or the one named)
+    press white              a clock button (DGT boards with a clock)
+    wait 1.5                 pause, in seconds
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import chess
+
+from eboard960.emulators.dgt import ClockModel, DgtFirmware, ScenarioError
+from eboard960.emulators.pty import PtyRunner
+from eboard960.errors import Eboard960Error
+
+BAUD = {"dgt": 9600, "chesslink": 38400}
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One script line: what the hands do, and where it was written."""
+
+    line: int
+    action: str
+    square: chess.Square | None = None
+    piece: chess.Piece | None = None
+    board: chess.Board | None = None
+    move: chess.Move | None = None
+    button: str = ""
+    seconds: float = 0.0
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("board", choices=sorted(BAUD), help="which board to emulate")
+    parser.add_argument("--position", type=int, default=518, metavar="N",
+                        help="Chess960 start position 0..959 (default 518, standard chess)")
+    parser.add_argument("--script", type=Path, metavar="FILE",
+                        help="actions to play once the host has spoken (see the module help)")
+    parser.add_argument("--clock", choices=["3000", "xl", "none"], default="3000",
+                        help="the clock behind an emulated DGT board (default 3000)")
+    parser.add_argument("--no-pace", action="store_true",
+                        help="send as fast as the pty goes instead of at the board's baud rate")
+
+
+def parse_script(text: str, start: chess.Board) -> list[Step]:
+    """Check the whole script before serving; a mistake names its line."""
+    board, steps = start.copy(), []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        words = raw.split("#", 1)[0].split()
+        if not words:
+            continue
+        try:
+            steps.append(_step(number, words, board))
+        except (ValueError, IndexError) as error:
+            raise ScenarioError(f"script line {number}: {raw.strip()!r}: {error}") from None
+    return steps
+
+
+def _step(number: int, words: list[str], board: chess.Board) -> Step:
+    verb, args = words[0].lower(), words[1:]
+    if verb == "move" and len(args) == 1:
+        before = board.copy(stack=False)
+        try:
+            move = board.parse_uci(args[0])
+        except ValueError:
+            move = board.parse_san(args[0])
+        board.push(move)
+        return Step(number, "move", board=before, move=move)
+    if verb == "lift" and len(args) == 1:
+        return Step(number, "lift", square=chess.parse_square(args[0]))
+    if verb == "place" and len(args) in (1, 2):
+        piece = chess.Piece.from_symbol(args[1]) if len(args) == 2 else None
+        return Step(number, "place", square=chess.parse_square(args[0]), piece=piece)
+    if verb == "press" and len(args) == 1:
+        return Step(number, "press", button=args[0])
+    if verb == "wait" and len(args) == 1:
+        seconds = float(args[0])
+        if not 0 <= seconds <= 3600:
+            raise ValueError("wait 0..3600 seconds")
+        return Step(number, "wait", seconds=seconds)
+    raise ValueError("expected move/lift/place/press/wait with its argument")
+
+
+def _model(args: argparse.Namespace) -> object:
+    if not 0 <= args.position <= 959:
+        raise ScenarioError(f"--position must be 0..959, not {args.position}")
+    if args.board == "chesslink":
+        from eboard960.emulators.chesslink import ChessLinkFirmware
+
+        return ChessLinkFirmware(start=args.position)
+    clock = None if args.clock == "none" else ClockModel(args.clock)
+    return DgtFirmware(start=args.position, clock=clock)
+
+
+async def _perform(model: object, runner: PtyRunner, step: Step) -> None:
+    try:
+        match step.action:
+            case "wait":
+                await asyncio.sleep(step.seconds)
+            case "move":
+                runner.send(model.play_move(step.board, step.move))  # type: ignore[attr-defined]
+            case "lift":
+                runner.send(model.lift(step.square))  # type: ignore[attr-defined]
+            case "place":
+                runner.send(model.place(step.square, step.piece))  # type: ignore[attr-defined]
+            case "press":
+                if not hasattr(model, "press"):
+                    raise ScenarioError("this board has no clock buttons")
+                runner.send(model.press(step.button))
+    except Eboard960Error as error:
+        raise ScenarioError(f"script line {step.line}: {error}") from None
+
+
+async def _serve(model: object, steps: list[Step], byte_time: float) -> None:
+    async with PtyRunner(model, byte_time=byte_time) as runner:  # type: ignore[arg-type]
+        print(runner.path, flush=True)
+        print(f"serving an emulated board on {runner.path}; Ctrl-C stops it",
+              file=sys.stderr, flush=True)
+        if steps:
+            await runner.heard.wait()
+            for step in steps:
+                await _perform(model, runner, step)
+            await runner.drained()
+            print("script done", file=sys.stderr, flush=True)
+        await asyncio.Event().wait()  # serve until interrupted
+
+
+def main(args: argparse.Namespace) -> int:
+    model = _model(args)
+    steps: list[Step] = []
+    if args.script is not None:
+        try:
+            text = args.script.read_text(encoding="utf-8")
+        except OSError as error:
+            raise ScenarioError(f"cannot read the script {args.script}: {error.strerror}") from None
+        steps = parse_script(text, chess.Board.from_chess960_pos(args.position))
+    byte_time = 0.0 if args.no_pace else 10 / BAUD[args.board]
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how an emulator is meant to stop
+        asyncio.run(_serve(model, steps, byte_time))
+    return 0

@@ -1,0 +1,102 @@
+"""`eboard960 emulate` as a user runs it: a process printing a pty path, pyserial on that path."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import chess
+import pytest
+import serial
+
+from eboard960.cli import main
+from eboard960.events import BoardSnapshot, PieceLifted, PiecePlaced
+from eboard960.protocols.dgt import DgtCodec, RequestVersion, Version
+
+ROOT = Path(__file__).resolve().parents[1]
+ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+
+
+def _start(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "eboard960", "emulate", *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
+    )
+
+
+def _read_until(port: serial.Serial, codec: DgtCodec, done) -> list[object]:
+    got: list[object] = []
+    while not done(got):
+        data = port.read(port.in_waiting or 1)
+        assert data, f"the emulator went quiet; got {got}"
+        got += codec.receive_data(data)
+    return got
+
+
+def test_emulated_dgt_board_plays_its_script_to_a_serial_host(tmp_path: Path) -> None:
+    script = tmp_path / "game.txt"
+    script.write_text("# Chess960 position 0: BBQNNRKR\nmove c2c4\nwait 0.05\nmove Nd6  # SAN\n")
+    process = _start("dgt", "--position", "0", "--script", str(script), "--no-pace")
+    try:
+        path = process.stdout.readline().strip()
+        assert path.startswith("/dev/")
+        with serial.Serial(path, 9600, timeout=5) as port:
+            codec = DgtCodec()
+            port.write(b"\x4b\x42")  # update-nice, then the board
+            got = _read_until(port, codec, lambda g: sum(
+                isinstance(e, PieceLifted | PiecePlaced) for e in g) == 4)
+            port.write(codec.send(RequestVersion()))
+            got += _read_until(port, codec, lambda g: any(isinstance(e, Version) for e in g))
+        board = chess.Board.from_chess960_pos(0)
+        assert got[0] == BoardSnapshot.from_board(board)
+        moves = [e for e in got if isinstance(e, PieceLifted | PiecePlaced)]
+        assert [(type(e).__name__, chess.square_name(e.square)) for e in moves] == [
+            ("PieceLifted", "c2"), ("PiecePlaced", "c4"),
+            ("PieceLifted", "e8"), ("PiecePlaced", "d6"),
+        ]
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=10)
+    assert process.returncode == 0, err
+    assert "script done" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("args", "script", "message"),
+    [
+        (["dgt", "--position", "960"], None, "--position must be 0..959, not 960"),
+        (["dgt"], "move e2e4\nmove e2e4\n", "script line 2: 'move e2e4'"),
+        (["dgt"], "lift e9\n", "script line 1"),
+        (["dgt"], "dance\n", "expected move/lift/place/press/wait"),
+        (["dgt", "--script", "/nonexistent/script.txt"], None, "cannot read the script"),
+    ],
+)
+def test_mistakes_are_one_line_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], script: str | None,
+    message: str,
+) -> None:
+    if script is not None:
+        path = tmp_path / "script.txt"
+        path.write_text(script)
+        args = [*args, "--script", str(path)]
+    assert main(["emulate", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("eboard960 emulate: ") and message in err
+    assert err.count("\n") == 1
+
+
+def test_a_script_action_the_board_refuses_ends_with_its_line(tmp_path: Path) -> None:
+    script = tmp_path / "bad.txt"
+    script.write_text("lift e2\nplace e2\nlift e5\n")
+    process = _start("dgt", "--script", str(script), "--no-pace")
+    path = process.stdout.readline().strip()
+    with serial.Serial(path, 9600, timeout=5) as port:
+        port.write(b"\x4b")
+        _, err = process.communicate(timeout=10)
+    assert process.returncode == 2
+    assert err.strip().splitlines()[-1] == (
+        "eboard960 emulate: script line 3: nothing to lift on e5"
+    )
