@@ -100,3 +100,21 @@ def test_a_script_action_the_board_refuses_ends_with_its_line(tmp_path: Path) ->
     assert err.strip().splitlines()[-1] == (
         "eboard960 emulate: script line 3: nothing to lift on e5"
     )
+
+
+def test_emulated_chesslink_board_answers_at_7o1() -> None:
+    from eboard960.protocols import chesslink
+
+    process = _start("chesslink", "--position", "100", "--no-pace")
+    try:
+        path = process.stdout.readline().strip()
+        with serial.Serial(path, 38400, bytesize=7, parity="O", timeout=5) as port:
+            codec = chesslink.ChessLinkCodec()
+            port.write(codec.send(chesslink.RequestVersion()))
+            got = _read_until(port, codec, lambda g: any(
+                isinstance(e, chesslink.VersionReported) for e in g))
+        assert any(isinstance(e, chesslink.VersionReported) for e in got)
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=10)
+    assert process.returncode == 0, err
