@@ -120,3 +120,17 @@ def test_validation_agrees_with_python_chess(letters):
     else:
         with pytest.raises(PositionError):
             StartPosition.from_rank(rank)
+
+
+def test_the_toolkit_is_a_pure_layer():
+    """Positions, numbering, draw, methods and analysis load no I/O stack."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, eboard960.position, eboard960.numbering, eboard960.draw, "
+        "eboard960.methods, eboard960.analysis; "
+        "print(sorted(m for m in ('asyncio', 'serial', 'bleak', 'bumble') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
