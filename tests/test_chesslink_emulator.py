@@ -186,6 +186,8 @@ def test_scenario_mistakes_are_refused() -> None:
         model.place(chess.E4)
     with pytest.raises(ScenarioError, match=r"0\.\.959"):
         ChessLinkFirmware(960)
+    with pytest.raises(ScenarioError, match="two bytes"):
+        ChessLinkFirmware(version=(1, 256))
 
 
 # --- Whole games with a spoiled link --------------------------------------------------------

@@ -106,6 +106,8 @@ class ChessLinkFirmware:
         wait_for_host: bool = True,
     ) -> None:
         self.pieces = _start_pieces(start)
+        if len(version) != 2 or not all(0 <= part <= 0xFF for part in version):
+            raise ScenarioError(f"a ChessLink version is two bytes 0..255, not {version!r}")
         self.version = version
         self.order = order
         self.faults = faults or Faults()
