@@ -31,7 +31,7 @@ def draw(
     outside = sorted(n for n in excluded if not 0 <= n < COUNT)
     if outside:
         raise PositionError(f"excluded number {outside[0]} is out of range 0..{COUNT - 1}")
-    allowed = [n for n in range(COUNT) if n not in excluded]
+    allowed = [n for n in range(COUNT) if n not in excluded] if excluded else range(COUNT)
     if not allowed:
         raise PositionError(f"the exclusion set excludes all {COUNT} positions")
     return StartPosition.from_number(rng.choice(allowed))
