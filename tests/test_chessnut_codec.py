@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import chess
@@ -15,9 +18,7 @@ from eboard960.events import BoardSnapshot, PieceLifted, PiecePlaced
 from eboard960.protocols import chessnut as cn
 from eboard960.protocols import codec_for
 
-VECTORS = json.loads(
-    (Path(__file__).parents[1] / "firmware_protocols/chessnut/vectors.json").read_text()
-)
+VECTORS = json.loads((Path(__file__).parents[1] / "firmware_protocols/chessnut/vectors.json").read_text())
 
 
 def build(spec: dict, t: float | None = None) -> object:
@@ -125,9 +126,7 @@ def test_a_frame_with_a_nibble_that_is_no_piece_is_garbage() -> None:
 )
 def test_picochess_battery_layout(wire: str, percent: int, charging: bool) -> None:
     codec = cn.ChessnutCodec(battery="picochess")
-    assert codec.receive_data(bytes.fromhex(wire)) == [
-        cn.Battery(percent=percent, charging=charging)
-    ]
+    assert codec.receive_data(bytes.fromhex(wire)) == [cn.Battery(percent=percent, charging=charging)]
 
 
 def test_battery_bytes_match_each_layout() -> None:
@@ -155,3 +154,15 @@ def test_bad_commands_raise_a_protocol_error(command: object, message: str) -> N
 def test_an_unknown_battery_layout_is_refused() -> None:
     with pytest.raises(ProtocolError, match="battery layout"):
         cn.ChessnutCodec(battery="guess")  # type: ignore[arg-type]
+
+
+def test_the_codec_is_a_pure_layer() -> None:
+    """Importing the codec loads no event loop, serial port or Bluetooth stack."""
+    code = (
+        "import sys, eboard960.protocols.chessnut; "
+        "print(sorted({'asyncio', 'serial', 'bleak', 'bumble'} & set(sys.modules)))"
+    )
+    src = str(Path(__file__).parents[1] / "src")
+    env = {**os.environ, "PYTHONPATH": src}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert done.stdout.strip() == "[]", done.stderr

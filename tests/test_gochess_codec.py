@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import chess
@@ -14,9 +17,7 @@ from eboard960.events import BoardSnapshot, PieceLifted, PiecePlaced
 from eboard960.protocols import codec_for
 from eboard960.protocols import gochess as gc
 
-VECTORS = json.loads(
-    (Path(__file__).parents[1] / "firmware_protocols/gochess/vectors.json").read_text()
-)
+VECTORS = json.loads((Path(__file__).parents[1] / "firmware_protocols/gochess/vectors.json").read_text())
 
 
 def squares(names: list[str]) -> frozenset[chess.Square]:
@@ -68,12 +69,8 @@ def test_all_notifications_in_one_stream_decode_in_order() -> None:
 def test_every_square_event_round_trips() -> None:
     codec = gc.GoChessCodec()
     for square in chess.SQUARES:
-        assert codec.receive_data(gc.piece_event_bytes(square, down=False)) == [
-            PieceLifted(square=square)
-        ]
-        assert codec.receive_data(gc.piece_event_bytes(square, down=True)) == [
-            PiecePlaced(square=square)
-        ]
+        assert codec.receive_data(gc.piece_event_bytes(square, down=False)) == [PieceLifted(square=square)]
+        assert codec.receive_data(gc.piece_event_bytes(square, down=True)) == [PiecePlaced(square=square)]
 
 
 def test_a_board_state_after_events_reports_only_what_the_events_missed() -> None:
@@ -84,13 +81,9 @@ def test_a_board_state_after_events_reports_only_what_the_events_missed() -> Non
     codec.receive_data(gc.piece_event_bytes(chess.E4, down=True))
     # A dropped notification: d7 left the board without an event.
     now = (start & ~chess.BB_E2 & ~chess.BB_D7) | chess.BB_E4
-    assert codec.receive_data(gc.board_state_bytes(now), t=4.0) == [
-        PieceLifted(square=chess.D7, t=4.0)
-    ]
+    assert codec.receive_data(gc.board_state_bytes(now), t=4.0) == [PieceLifted(square=chess.D7, t=4.0)]
     codec.send(RequestBoard())
-    assert codec.receive_data(gc.board_state_bytes(now), t=5.0) == [
-        BoardSnapshot(occupied=now, t=5.0)
-    ]
+    assert codec.receive_data(gc.board_state_bytes(now), t=5.0) == [BoardSnapshot(occupied=now, t=5.0)]
 
 
 def test_border_slot_one_waits_for_a_possible_ten() -> None:
@@ -103,9 +96,7 @@ def test_border_slot_one_waits_for_a_possible_ten() -> None:
 
 def test_a_framed_reply_with_a_bad_checksum_is_dropped() -> None:
     codec = gc.GoChessCodec()
-    assert codec.receive_data(bytes.fromhex("2a050157880d0a") + b"25u") == [
-        PieceLifted(square=chess.E2)
-    ]
+    assert codec.receive_data(bytes.fromhex("2a050157880d0a") + b"25u") == [PieceLifted(square=chess.E2)]
     assert codec.discarded > 0
 
 
@@ -135,3 +126,15 @@ def test_set_leds_uses_the_configured_colour() -> None:
 def test_bad_commands_raise_a_protocol_error(command: object, message: str) -> None:
     with pytest.raises(gc.GoChessError, match=message):
         gc.GoChessCodec().send(command)
+
+
+def test_the_codec_is_a_pure_layer() -> None:
+    """Importing the codec loads no event loop, serial port or Bluetooth stack."""
+    code = (
+        "import sys, eboard960.protocols.gochess; "
+        "print(sorted({'asyncio', 'serial', 'bleak', 'bumble'} & set(sys.modules)))"
+    )
+    src = str(Path(__file__).parents[1] / "src")
+    env = {**os.environ, "PYTHONPATH": src}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert done.stdout.strip() == "[]", done.stderr

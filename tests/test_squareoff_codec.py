@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import chess
@@ -14,9 +17,7 @@ from eboard960.events import BoardSnapshot, PieceLifted, PiecePlaced
 from eboard960.protocols import codec_for
 from eboard960.protocols import squareoff as so
 
-VECTORS = json.loads(
-    (Path(__file__).parents[1] / "firmware_protocols/squareoff/vectors.json").read_text()
-)
+VECTORS = json.loads((Path(__file__).parents[1] / "firmware_protocols/squareoff/vectors.json").read_text())
 
 
 def build(spec: dict, t: float | None = None) -> object:
@@ -75,9 +76,7 @@ def test_a_message_cut_across_notifications_is_joined() -> None:
     codec = so.SquareOffCodec()
     text = so.message("30", so.occupancy_text(chess.BB_RANK_1)).decode()
     assert codec.receive_data(text[:17].encode(), t=0.0) == []
-    assert codec.receive_data(text[17:].encode(), t=0.1) == [
-        BoardSnapshot(occupied=chess.BB_RANK_1, t=0.1)
-    ]
+    assert codec.receive_data(text[17:].encode(), t=0.1) == [BoardSnapshot(occupied=chess.BB_RANK_1, t=0.1)]
 
 
 def test_occupancy_after_events_reports_only_the_differences() -> None:
@@ -120,3 +119,15 @@ def test_bad_commands_raise_a_protocol_error(command: object, message: str) -> N
 def test_an_unknown_line_ending_is_refused() -> None:
     with pytest.raises(so.SquareOffError, match="line ending"):
         so.SquareOffCodec(line_ending="\n")  # type: ignore[arg-type]
+
+
+def test_the_codec_is_a_pure_layer() -> None:
+    """Importing the codec loads no event loop, serial port or Bluetooth stack."""
+    code = (
+        "import sys, eboard960.protocols.squareoff; "
+        "print(sorted({'asyncio', 'serial', 'bleak', 'bumble'} & set(sys.modules)))"
+    )
+    src = str(Path(__file__).parents[1] / "src")
+    env = {**os.environ, "PYTHONPATH": src}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert done.stdout.strip() == "[]", done.stderr
