@@ -4,6 +4,7 @@ import hmac
 import os
 import stat
 import struct
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -175,3 +176,12 @@ def test_cli_user_mistakes_are_one_line(secret_file, capsys, argv, fragment):
     assert main(["day", *argv]) == 2
     err = capsys.readouterr().err
     assert err.startswith("eboard960 day: ") and fragment in err and err.count("\n") == 1
+
+
+def test_the_readme_test_vectors():
+    text = (Path(__file__).resolve().parents[1] / "docs/readme/clock.md").read_text()
+    assert commitment(SECRET_A) in text
+    rounds = [day_position(SECRET_A, DAY, r) for r in (1, 2, 3)]
+    assert rounds == [196, 945, 620]
+    assert "round 3: 620 (RBNQKRBN)" in text.replace("\n", " ")
+    assert event_positions(SECRET_A, DAY, 3, {518}, no_repeat=True) == [206, 17, 698]

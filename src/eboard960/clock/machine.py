@@ -8,7 +8,6 @@ it refuses with a `ClockError` that says why; a refusal changes nothing.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
 
 import chess
 from transitions import EventData, Machine
@@ -98,10 +97,8 @@ class ClockMachine:
         black: TimeControl | None = None,
         *,
         special: SpecialTimer | None = None,
-        time_source: Callable[[], int] | None = None,
     ) -> None:
-        self.clock = Clock(white, black) if time_source is None else Clock(
-            white, black, time_source=time_source)
+        self.clock = Clock(white, black)  # every call passes the event's time
         self.special = special or SpecialTimer()
         self.position: StartPosition | None = None  # the confirmed position
         self._out: list[ClockEvent] = []

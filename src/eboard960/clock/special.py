@@ -12,11 +12,14 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 from eboard960.errors import ClockError, MethodError, PositionError
 from eboard960.numbering import COUNT, STANDARD
 from eboard960.position import StartPosition
+
+if TYPE_CHECKING:
+    from eboard960.methods import Method, MethodRun, Request
 
 
 class SpecialTimer:
@@ -40,7 +43,7 @@ class SpecialTimer:
         self.dgt960_numbers = dgt960_numbers
         self._rng = rng or secrets.SystemRandom()
         self.current: StartPosition | None = None
-        self._dice: Any = None  # a MethodRun while dice entry is under way
+        self._dice: MethodRun | None = None  # while dice entry is under way
         self.dice_method: str | None = None
 
     def shown_number(self, position: StartPosition) -> int:
@@ -126,12 +129,12 @@ class SpecialTimer:
         return (n or COUNT) if self.dgt960_numbers else n
 
 
-def _methods() -> Mapping[str, Any]:
+def _methods() -> Mapping[str, Method]:
     """The manual methods table, imported only when dice entry is used."""
     from eboard960.methods import METHODS
 
     return METHODS
 
 
-def _prompt(request: Any) -> str:
+def _prompt(request: Request) -> str:
     return f"{request.prompt} ({request.note})" if request.note else request.prompt
