@@ -144,3 +144,22 @@ def test_close_wakes_a_pending_read() -> None:
         await emulated.peripheral.stop()
 
     asyncio.run(scenario())
+
+
+def test_a_dump_cut_into_default_mtu_notifications_is_reassembled() -> None:
+    async def scenario() -> None:
+        radio = VirtualRadio()
+        peripheral = await start_peripheral(radio, "pegasus", 518)
+        transport = BleTransport(
+            peripheral.address, PROFILES["pegasus"], stack=bumble_stack(await radio.central(), 23)
+        )
+        await transport.open()
+        codec = codec_for("pegasus")
+        await transport.write(codec.send(RequestBoard()))
+        pieces = [await asyncio.wait_for(transport.read(), 2) for _ in range(4)]
+        assert [len(piece) for piece in pieces] == [20, 20, 20, 7]
+        events = [event for piece in pieces for event in codec.receive_data(piece)]
+        assert events == [BoardSnapshot(occupied=chess.Board().occupied)]
+        await transport.close()
+
+    asyncio.run(scenario())
