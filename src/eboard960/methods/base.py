@@ -61,7 +61,8 @@ class Request:
             if len(found) == 1:
                 return found[0]
         shown = ", ".join(str(v) for v in self.values)
-        raise MethodError(f"a {self.kind} cannot give {text!r} here (possible: {shown})")
+        article = "" if self.kind.endswith("s") else "a "
+        raise MethodError(f"{article}{self.kind} cannot give {text!r} here (possible: {shown})")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -232,6 +233,7 @@ class Source:
 
     kind: str
     numbers: dict[Value, int]
+    hint: str = ""  # how to enter a value, when it is not just a number
 
     @property
     def outcomes(self) -> tuple[Value, ...]:
@@ -332,7 +334,7 @@ class Sequential(Method):
         place = plan[state.step]
         squares = place.squares(state.rank)
         source = self.source_for(place, squares)
-        prompt = f"{source.kind} for {place.label}"
+        prompt = f"{source.kind} for {place.label}{source.hint}"
         if place.rule is reroll_above:
             again = source.showing(lambda n: n > len(squares))
             if again:

@@ -31,10 +31,12 @@ _SMALL, _LARGE, _THIRD = {"T": 0, "H": 2}, {"T": 1, "H": 2}, {"T": 0, "H": 4}
 
 
 def _coins(kind: str, *coins: dict[str, int]) -> Source:
-    return Source(kind, {
+    numbers = {
         "".join(faces): sum(coin[face] for coin, face in zip(coins, faces, strict=True))
         for faces in product("TH", repeat=len(coins))
-    })
+    }
+    hint = " [H or T]" if len(coins) == 1 else f" [{len(coins)} faces, smallest coin first]"
+    return Source(kind, numbers, hint)
 
 
 LARGE_COIN = _coins("large coin", _LARGE)
