@@ -27,6 +27,10 @@ MODELS = {"xr": 0x04, "mini": 0x03, "lite": 0x03}
 BORDER_SLOTS = {"top": 8, "bottom": 8, "left": 10, "right": 10}
 
 
+def _rgb(data: bytes) -> tuple[int, int, int]:
+    return data[0], data[1], data[2]
+
+
 class GoChessFirmware(NotifyingFirmware):
     """A GoChess XR, Mini or Lite as the app sees it over BLE."""
 
@@ -64,16 +68,18 @@ class GoChessFirmware(NotifyingFirmware):
         return self._answer(data[0], bytes(data[1:])) if data else []
 
     def _answer(self, code: int, body: bytes) -> list[bytes]:
-        replies = {
-            0x35: lambda: board_state_bytes(self.occupied),
-            0x39: lambda: framed(0x01, bytes([self.battery_percent])),
-            0x3A: lambda: framed(0x02, self.battery_mv.to_bytes(2, "big")),
-            0x3C: lambda: framed(0x04, self.current_ua.to_bytes(2, "big")),
-            0x3D: lambda: framed(0x07, bytes([int(self.charging)])),
-            0x76: lambda: b"Ver" + bytes([MODELS[self.model]]),
-        }
-        if code in replies:
-            return [replies[code]()]
+        if code == 0x35:
+            return [board_state_bytes(self.occupied)]
+        if code == 0x39:
+            return [framed(0x01, bytes([self.battery_percent]))]
+        if code == 0x3A:
+            return [framed(0x02, self.battery_mv.to_bytes(2, "big"))]
+        if code == 0x3C:
+            return [framed(0x04, self.current_ua.to_bytes(2, "big"))]
+        if code == 0x3D:
+            return [framed(0x07, bytes([int(self.charging)]))]
+        if code == 0x76:
+            return [b"Ver" + bytes([MODELS[self.model]])]
         if code == 0x22 and self.model == "xr":
             return [border_state_bytes(**self.border)]
         if code == 0x32 and len(body) == 12:
@@ -89,11 +95,11 @@ class GoChessFirmware(NotifyingFirmware):
         return []
 
     def _leds_colour(self, body: bytes) -> None:
-        mask, rgb, overwrite = int.from_bytes(body[:8], "little"), tuple(body[8:11]), body[11]
+        mask, rgb, overwrite = int.from_bytes(body[:8], "little"), _rgb(body[8:11]), body[11]
         if overwrite:
             self.leds = {}
         for square in chess.scan_forward(mask):
-            self.leds[square] = rgb  # type: ignore[assignment]
+            self.leds[square] = rgb
 
     def _led_groups(self, body: bytes) -> None:
         self.leds = {}
@@ -105,7 +111,7 @@ class GoChessFirmware(NotifyingFirmware):
             for cell in cells:
                 row, col = cell >> 4, cell & 0x0F
                 if 1 <= row <= 8 and 1 <= col <= 8:
-                    self.leds[chess.square(col - 1, row - 1)] = tuple(rgb)  # type: ignore[assignment]
+                    self.leds[chess.square(col - 1, row - 1)] = _rgb(rgb)
 
     # --- the physical board ---------------------------------------------------------------
 
