@@ -1,6 +1,9 @@
 import asyncio
 import contextlib
 import math
+import os
+import signal
+import sys
 
 import chess
 import pytest
@@ -189,3 +192,28 @@ async def dgt_clock_over_a_pty():
 
 def test_dgt_clock_over_a_real_serial_pty():
     asyncio.run(dgt_clock_over_a_pty())
+
+
+async def clock_command_over_a_pty():
+    firmware = DgtFirmware(clock=ClockModel("3000"))
+    clock = firmware.clock
+    async with PtyRunner(firmware) as runner:
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "eboard960", "clock", "--dgt", runner.path, "--special",
+            "--time", "3+2", "--exclude", "0-958", stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE, env=env)
+        try:
+            await until(lambda: clock.display == "pos 959", timeout=10)
+            runner.send(firmware.press("confirm"))
+            await until(lambda: clock.display is None and clock.left == clock.right == 180)
+        finally:
+            process.send_signal(signal.SIGINT)
+            out, err = await asyncio.wait_for(process.communicate(), 5)
+    return process.returncode, out.decode(), err.decode()
+
+
+def test_clock_command_drives_a_dgt_3000_over_a_pty():
+    status, out, err = asyncio.run(clock_command_over_a_pty())
+    assert status == 130, err
+    assert "draw: position 959 " in out and "locked" in out

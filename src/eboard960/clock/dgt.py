@@ -177,6 +177,7 @@ def run_dgt_clock(
     import asyncio
 
     from eboard960.board import Board
+    from eboard960.clock.tui import describe
     from eboard960.protocols.dgt import DgtCodec
     from eboard960.transport.serial import SerialTransport
 
@@ -184,7 +185,7 @@ def run_dgt_clock(
 
     def report(events: list[ClockEvent]) -> None:
         for event in events:
-            print(event, flush=True)
+            print(describe(event), flush=True)
             if isinstance(event, PositionShown) and speaker is not None:
                 speaker.say(spoken(event.position, event.number))
         while link.problems:

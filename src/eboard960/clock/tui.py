@@ -168,7 +168,7 @@ class TerminalClock:
 
     def _handle(self, events: list[ClockEvent]) -> None:
         for event in events:
-            self.status = _describe(event)
+            self.status = describe(event)
             if isinstance(event, PositionShown) and event.how == "draw":
                 self._draws += 1
                 self.status = f"draw #{self._draws}: position {event.number} {event.position.rank}"
@@ -213,7 +213,8 @@ class TerminalClock:
         return 0
 
 
-def _describe(event: ClockEvent) -> str:
+def describe(event: ClockEvent) -> str:
+    """One line for the status bar or a log."""
     match event:
         case PositionShown(position=position, number=number, how=how):
             return f"{how}: position {number} {position.rank}"
