@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -177,3 +180,18 @@ def test_mutated_frames_never_raise_anything_but_the_codec_error(
     assert codec.buffered <= pg.MAX_MESSAGE
     # Whatever the mutation left behind, the next good message still comes through.
     assert codec.receive_data(bytes.fromhex("8e 00 05 24 01"))[-1] == PiecePlaced(square=chess.E4)
+
+
+def test_pure_layers_import_no_io_library() -> None:
+    code = (
+        "import sys\n"
+        "import eboard960.protocols.pegasus, eboard960.emulators.pegasus\n"
+        "import eboard960.leds, eboard960.ble.profiles\n"
+        "print(sorted(m for m in ('asyncio', 'serial', 'bleak', 'bumble') if m in sys.modules))\n"
+    )
+    src = str(Path(__file__).parent.parent / "src")
+    result = subprocess.run(
+        [sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": src},
+        capture_output=True, text=True, timeout=30, check=True,
+    )
+    assert result.stdout.strip() == "[]"

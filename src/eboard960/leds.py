@@ -20,24 +20,18 @@ Chess960 encoding (king to rook square).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import chess
 
 from eboard960.commands import SetLeds
-from eboard960.recognizer.reports import (
-    IllegalPosition,
-    MoveProvisional,
-    MoveRecognized,
-    MoveTakenBack,
-    NewGame,
-    PositionRestored,
-    Report,
-)
 
 DARK = SetLeds(squares=frozenset())
 
 
-def castling_squares(castling: chess.Move) -> tuple[chess.Square, chess.Square, chess.Square, chess.Square]:
+def castling_squares(
+    castling: chess.Move,
+) -> tuple[chess.Square, chess.Square, chess.Square, chess.Square]:
     """(king from, king to, rook from, rook to) of a castling encoded king-to-rook."""
     king, rook = castling.from_square, castling.to_square
     rank = chess.square_rank(king)
@@ -54,22 +48,26 @@ def move_squares(move: chess.Move, san: str) -> frozenset[chess.Square]:
     return frozenset({move.from_square, move.to_square})
 
 
-def leds_for(report: Report) -> SetLeds | None:
-    """The LEDs that show `report`, or None to leave them as they are."""
-    match report:
-        case MoveRecognized(move=move, san=san):
-            return SetLeds(squares=move_squares(move, san))
-        case MoveProvisional(castling=castling):
-            _king, _king_to, rook, rook_to = castling_squares(castling)
+def leds_for(report: Any) -> SetLeds | None:
+    """The LEDs that show `report`, or None to leave them as they are.
+
+    Reports are told apart by their `kind` (see `eboard960.recognizer.reports`),
+    so this pure module does not import the recognizer.
+    """
+    match report.kind:
+        case "move":
+            return SetLeds(squares=move_squares(report.move, report.san))
+        case "provisional":
+            _king, _king_to, rook, rook_to = castling_squares(report.castling)
             return SetLeds(squares=frozenset({rook, rook_to}))
-        case IllegalPosition(to_empty=to_empty, to_fill=to_fill):
-            return SetLeds(squares=to_empty | to_fill)
-        case PositionRestored() | MoveTakenBack() | NewGame():
+        case "illegal":
+            return SetLeds(squares=report.to_empty | report.to_fill)
+        case "restored" | "takeback" | "new_game":
             return DARK
     return None
 
 
-def leds_for_all(reports: Iterable[Report]) -> list[SetLeds]:
+def leds_for_all(reports: Iterable[Any]) -> list[SetLeds]:
     """The commands for a batch of reports, in order, with repeats of the same picture dropped."""
     commands: list[SetLeds] = []
     for report in reports:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from bleak.args import SizedBuffer
@@ -233,24 +233,28 @@ class BumbleClient(BaseBleakClient):
     async def read_gatt_char(
         self, characteristic: BleakGATTCharacteristic, *, use_cached: bool = False, **kwargs: Any
     ) -> bytearray:
-        return bytearray(await self._require_peer().read_value(characteristic.obj))
+        with _as_bleak_error("read"):
+            return bytearray(await self._require_peer().read_value(characteristic.obj))
 
     async def read_gatt_descriptor(
         self, descriptor: BleakGATTDescriptor, *, use_cached: bool = False, **kwargs: Any
     ) -> bytearray:
-        return bytearray(await self._require_peer().read_value(descriptor.obj))
+        with _as_bleak_error("read"):
+            return bytearray(await self._require_peer().read_value(descriptor.obj))
 
     async def write_gatt_char(
         self, characteristic: BleakGATTCharacteristic, data: SizedBuffer, response: bool
     ) -> None:
         peer = self._require_peer()
-        await peer.write_value(characteristic.obj, bytes(data), with_response=response)
+        with _as_bleak_error("write"):
+            await peer.write_value(characteristic.obj, bytes(data), with_response=response)
 
     async def write_gatt_descriptor(
         self, descriptor: BleakGATTDescriptor, data: SizedBuffer
     ) -> None:
         peer = self._require_peer()
-        await peer.write_value(descriptor.obj, bytes(data), with_response=True)
+        with _as_bleak_error("write"):
+            await peer.write_value(descriptor.obj, bytes(data), with_response=True)
 
     async def start_notify(
         self, characteristic: BleakGATTCharacteristic, callback: NotifyCallback, **kwargs: Any
@@ -259,11 +263,22 @@ class BumbleClient(BaseBleakClient):
             callback(bytearray(value))
 
         self._subscribers[characteristic.handle] = deliver
-        await self._require_peer().subscribe(characteristic.obj, deliver)
+        with _as_bleak_error("subscribe"):
+            await self._require_peer().subscribe(characteristic.obj, deliver)
 
     async def stop_notify(self, characteristic: BleakGATTCharacteristic) -> None:
         deliver = self._subscribers.pop(characteristic.handle, None)
-        await self._require_peer().unsubscribe(characteristic.obj, deliver)
+        with _as_bleak_error("unsubscribe"):
+            await self._require_peer().unsubscribe(characteristic.obj, deliver)
+
+
+@contextlib.contextmanager
+def _as_bleak_error(what: str) -> Iterator[None]:
+    """Bumble's errors as bleak's, so callers catch one family whatever the backend."""
+    try:
+        yield
+    except core.BaseBumbleError as error:
+        raise BleakError(f"GATT {what} failed: {error}") from error
 
 
 def advertisement_data(advertisement: Advertisement) -> AdvertisementData:
