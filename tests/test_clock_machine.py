@@ -87,16 +87,20 @@ def drive_to(mode):
         Mode.READY: ["draw", "confirm"],
         Mode.RUNNING: ["draw", "confirm", "black", "white"],
         Mode.PAUSED: ["draw", "confirm", "black", "white", "pause"],
+        Mode.DICE: [],
     }[mode]
     for i, button in enumerate(steps):
         m.press(button, t=float(i))
+    if mode is Mode.DICE:
+        m.dice("polyhedral-d4-d4-d6-d10", t=0.0)
+        m.roll(2, t=0.0)
     return m, float(len(steps))
 
 
 REFUSED = [
     (mode, trigger)
     for trigger, mode, _, _, after in rules()
-    if after.startswith("refuse_") and mode is not Mode.DICE
+    if after.startswith("refuse_")
     if not (mode is Mode.RUNNING and trigger in ("white", "black"))
 ]
 
@@ -104,7 +108,7 @@ REFUSED = [
 @pytest.mark.parametrize(("mode", "trigger"), REFUSED)
 def test_refusals_say_why_and_change_nothing(mode, trigger):
     m, t = drive_to(mode)
-    before = (m.state, m.reading(t + 5), m.shown, m.position)
+    before = (m.state, m.reading(t + 5), m.shown, m.position, m.special.dice_request)
     with pytest.raises(ClockError) as info:
         if trigger == "dice_roll":
             m.roll(3, t=t + 1)
@@ -116,7 +120,7 @@ def test_refusals_say_why_and_change_nothing(mode, trigger):
             m.press(trigger, t=t + 1)
     message = str(info.value)
     assert message and "\n" not in message
-    assert (m.state, m.reading(t + 5), m.shown, m.position) == before
+    assert (m.state, m.reading(t + 5), m.shown, m.position, m.special.dice_request) == before
 
 
 def test_wrong_players_button_is_refused_without_touching_the_times():

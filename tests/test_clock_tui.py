@@ -104,10 +104,11 @@ class Tmux:
 
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
-def test_terminal_clock_in_tmux():
+def test_terminal_clock_in_tmux(tmp_path):
     tmux = Tmux(f"eboard960-clock-{os.getpid()}")
+    settings = tmp_path / "stty.txt"
     command = (f"PYTHONPATH={SRC} {sys.executable} -m eboard960 clock --special --time 1+2 "
-               "--exclude 518")
+               f"--exclude 518; stty -a > {settings}")
     assert tmux("new-session", "-d", "-x", "100", "-y", "30", command).returncode == 0
     try:
         tmux.wait_for("press c to confirm")
@@ -132,6 +133,8 @@ def test_terminal_clock_in_tmux():
         while tmux("has-session").returncode == 0 and time.monotonic() < deadline:
             time.sleep(0.05)
         assert tmux("has-session").returncode != 0, "q did not end the clock"
+        modes = settings.read_text().split()
+        assert "icanon" in modes and "echo" in modes, "the terminal was not restored"
     finally:
         tmux("kill-server")
 
