@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from pathlib import Path
 from typing import Any
 
 import chess
@@ -22,6 +23,7 @@ import chess.pgn
 
 from eboard960.ble.emulated import open_emulated
 from eboard960.board import Backoff, Board
+from eboard960.capture import read_capture
 from eboard960.choreography import move_events
 from eboard960.emulators.chessnut import NotificationFaults
 from eboard960.events import BoardSnapshot, ButtonPressed, LinkChanged, PieceLifted, PiecePlaced
@@ -108,6 +110,37 @@ def recognized(start: chess.Board, events: list[object]) -> chess.pgn.Game:
     return recognizer.pgn()
 
 
+def replayed(path: Path) -> tuple[list[str], list[str]]:
+    """The moves a recorded BLE session gives, and those of its expected PGN.
+
+    A fresh codec starts at every `link up` record, as `Board` makes one per
+    connection: the board's answer to the hello after a reconnect is a resync.
+    """
+    capture = read_capture(path)
+    assert not capture.problems
+    recognizer = Recognizer(capture.header.start)
+    codec = codec_for(capture.header.board)
+    for record in capture.records:
+        if record.event is not None:
+            if record.event == LinkChanged(up=True, t=record.t):
+                codec = codec_for(capture.header.board)
+            recognizer.feed(record.event)
+        elif record.kind == "rx" and record.data is not None:
+            for event in codec.receive_data(record.data, record.t):
+                if isinstance(event, SQUARE_EVENTS):
+                    recognizer.feed(event)
+    recognizer.finish()
+    expected = chess.pgn.read_game(io.StringIO(path.with_suffix(".expected.pgn").read_text()))
+    assert expected is not None
+    return moves_of(recognizer.pgn()), [m.uci() for m in expected.mainline_moves()]
+
+
+def captures(board_name: str) -> list[Path]:
+    """The sessions recorded with this board's emulator (see the captures' README)."""
+    folder = Path(__file__).parents[1] / "firmware_protocols" / board_name / "captures"
+    return sorted(folder.glob("*.jsonl"))
+
+
 def moves_of(pgn: chess.pgn.Game) -> list[str]:
     """The moves read back from the recognizer's PGN text, which must start from `START`."""
     exported = chess.pgn.read_game(io.StringIO(str(pgn)))
@@ -152,3 +185,10 @@ def test_three_disconnects_lose_no_move() -> None:
 def test_frames_split_across_notifications_still_give_the_exact_pgn() -> None:
     result = asyncio.run(play("chessnut", faults=NotificationFaults(split=0.5, seed=7)))
     assert moves_of(result["pgn"]) == expected_moves()
+
+
+def test_recorded_sessions_replay_to_their_pgn() -> None:
+    assert captures("chessnut")
+    for path in captures("chessnut"):
+        got, expected = replayed(path)
+        assert got == expected, path.name
