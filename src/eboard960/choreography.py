@@ -8,12 +8,13 @@ physically possible in a position (a piece cannot land on an occupied square).
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterable, Sequence
 
 import chess
 
-from eboard960.events import PieceLifted, PiecePlaced
+from eboard960.events import ButtonPressed, PieceLifted, PiecePlaced, SquareEvent
 
 Step = PieceLifted | PiecePlaced
 
@@ -158,3 +159,65 @@ def noise(board: chess.BaseBoard, rng: random.Random) -> list[Step]:
     occupied: Sequence[int] = list(chess.SquareSet(board.occupied))
     square = rng.choice(occupied)
     return [PieceLifted(square=square), PiecePlaced(square=square)]
+
+
+PROMOTION_BUTTON = {chess.QUEEN: "promote_q", chess.ROOK: "promote_r",
+                    chess.BISHOP: "promote_b", chess.KNIGHT: "promote_n"}
+
+
+def human_game(board: chess.Board, moves: Iterable[chess.Move], rng: random.Random,
+               noise_rate: float = 0.1, clock_rate: float = 0.5) -> list[SquareEvent]:
+    """A whole game as a person plays it on a presence board, with times.
+
+    Each move is made by `human_events`; between moves a piece may be
+    touched or a sensor bounce, and a clock button may be pressed. An
+    under-promotion is chosen by a button before or after the move, or by
+    the piece the board reports; a queen needs nothing.
+    """
+    board = board.copy(stack=False)
+    t = 0.0
+    events: list[SquareEvent] = []
+
+    def add(event: SquareEvent) -> None:
+        nonlocal t
+        t += rng.uniform(0.05, 2.0)
+        events.append(dataclasses.replace(event, t=round(t, 3)))
+
+    for move in moves:
+        steps = human_events(board, move, rng)
+        if move.promotion:
+            steps = [s if isinstance(s, PieceLifted) else PiecePlaced(square=s.square) for s in steps]
+            how = rng.choice(("before", "after", "reported")) if move.promotion != chess.QUEEN else "none"
+            if how == "before":
+                add(ButtonPressed(button=PROMOTION_BUTTON[move.promotion]))
+            elif how == "reported":
+                piece = chess.Piece(move.promotion, board.turn)
+                steps = [PiecePlaced(square=s.square, piece=piece) if isinstance(s, PiecePlaced)
+                         and s.square == move.to_square else s for s in steps]
+        else:
+            how = "none"
+        for step in steps:
+            add(step)
+        if how == "after":
+            add(ButtonPressed(button=PROMOTION_BUTTON[move.promotion]))
+        mover = board.turn
+        board.push(move)
+        if rng.random() < clock_rate:
+            add(ButtonPressed(button="white" if mover == chess.WHITE else "black"))
+        if rng.random() < noise_rate:
+            for step in noise(board, rng):
+                add(step)
+    return events
+
+
+def random_game(board: chess.Board, rng: random.Random, max_plies: int = 120) -> list[chess.Move]:
+    """Random legal moves from `board` until the game ends or `max_plies`."""
+    board = board.copy(stack=False)
+    moves = []
+    while len(moves) < max_plies and board.outcome() is None:
+        legal = list(board.legal_moves)
+        castles = [m for m in legal if board.is_castling(m)]
+        move = rng.choice(castles) if castles and rng.random() < 0.5 else rng.choice(legal)
+        moves.append(move)
+        board.push(move)
+    return moves

@@ -30,6 +30,11 @@ class Segment:
             if not self.together or vacated != self.together[-1]:
                 self.together.append(vacated)
 
+    def rest(self) -> None:
+        """The board shows the reference position again: a touch ended, its lifts prove nothing."""
+        self.lifted = 0
+        self.together.clear()
+
     def held_together(self, a: chess.Square, b: chess.Square) -> bool:
         """Were the pieces from `a` and `b` both off the board at one moment?"""
         both = chess.BB_SQUARES[a] | chess.BB_SQUARES[b]

@@ -184,14 +184,19 @@ class Recognizer:
         self._segment.note_lift(square, self._occupied)
         if self._open is not None:
             self._segment_open.note_lift(square, self._occupied)
+            for _, segment in self._alternatives:
+                segment.note_lift(square, self._occupied)
             if self._after_open.color_at(square) == self._after_open.turn:
+                self._take_alternative()
                 self._fire("commit")
         self._settle(after_lift=True)
 
     def _place(self, square: chess.Square, piece: chess.Piece | None) -> None:
         bit = chess.BB_SQUARES[square]
         if self._occupied & bit:
-            return  # a place on an occupied square: the decoder missed a lift; skipped
+            if piece is None or piece == self._piece_expected(square):
+                return  # a place on an occupied square: a sensor inconsistency, skipped
+            self._lift(square)  # an identified piece replaced another: the victim left first
         self._occupied |= bit
         if piece is not None:
             self._pieces[square] = piece
@@ -262,14 +267,15 @@ class Recognizer:
         if verdict.trigger is None:
             return
         if verdict.trigger == "rest":
-            self._rebase()
+            self._segment.rest()
+            self._segment_open.rest()
             if self.mode is Mode.ILLEGAL:
                 self._fire("retract" if self._open is not None else "restore")
             elif self._open is not None:
                 self._fire("retract")
             return
         if verdict.trigger == "rest_open":
-            self._segment_open = Segment(self._occupied, self._index)
+            self._segment_open.rest()
             if self.mode is Mode.ILLEGAL:
                 self._fire("restore")
             return
@@ -289,16 +295,17 @@ class Recognizer:
         if moves:
             move = self._choose(board, moves)
             if move == self._open and self.mode is not Mode.ILLEGAL:
-                return Verdict("rest_open")
-            return self._as_move(move)
+                return self._rest_at(self._after_open, "rest_open")
+            if self._may_replace(move):
+                return self._as_move(move)
         if self._open is not None:
             if occupied == self._after_open.occupied:
-                return Verdict("rest_open")
+                return self._rest_at(self._after_open, "rest_open")
             replies = matching_moves(self._after_open, occupied, self._segment_open, self._shapes_open())
             if replies:
                 return Verdict("reply")
-        if occupied == board.occupied:
-            return Verdict("rest")
+        if occupied == board.occupied and self._may_replace(None):
+            return self._rest_at(board, "rest")
         for shape in self._shapes:
             half = shape.halves.get(occupied)
             if half is None:
@@ -320,6 +327,39 @@ class Recognizer:
         if is_partial(reference, occupied) or (self._open is not None and is_partial(board, occupied)):
             return NOTHING
         return self._illegal(reference)
+
+    def _may_replace(self, move: chess.Move | None) -> bool:
+        """An open move is replaced (or, with None, retracted) only by picking its piece up again,
+        or by completing the castling it is the first half of."""
+        open_move = self._open
+        if open_move is None:
+            return True
+        if self._open_kind != "show_move" and move is not None and self._board.is_castling(move):
+            return True
+        targets = chess.BB_SQUARES[open_move.to_square]
+        if self._board.is_castling(open_move):
+            shape = next(s for s in self._shapes if s.move == open_move)
+            targets = chess.BB_SQUARES[shape.king_to] | chess.BB_SQUARES[shape.rook_to]
+        return bool(self._segment_open.lifted & targets)
+
+    def _take_alternative(self) -> None:
+        """The other side began: prefer an earlier open move that its complete reply explains."""
+        if not self._alternatives or matching_moves(
+            self._after_open, self._occupied, self._segment_open, self._shapes_open()
+        ):
+            return
+        for move, segment in reversed(self._alternatives):
+            after = self._board.copy(stack=False)
+            after.push(move)
+            if matching_moves(after, self._occupied, segment, castling_shapes(after)):
+                self._open_kind = "show_move"
+                self._set_open(move)
+                self._segment_open = segment
+                return
+
+    def _rest_at(self, board: chess.Board, trigger: str) -> Verdict:
+        """The board shows `board` again, unless the pieces it identifies say a capture is under way."""
+        return Verdict(trigger) if self._agrees(board, self._pieces) else NOTHING
 
     def _illegal(self, reference: chess.Board) -> Verdict:
         return Verdict(
@@ -355,6 +395,9 @@ class Recognizer:
                 if move.promotion == wanted:
                     return move
         return moves[0]
+
+    def _piece_expected(self, square: chess.Square) -> chess.Piece | None:
+        return self._pieces.get(square) or self.expected.piece_at(square)
 
     @staticmethod
     def _placed(board: chess.Board, move: chess.Move) -> chess.Piece | None:
@@ -418,7 +461,10 @@ class Recognizer:
         self._set_open(self._verdict.move)
 
     def _set_open(self, move: chess.Move) -> None:
+        if self._open is not None and self._open.to_square != move.to_square:
+            self._alternatives = [*self._alternatives[-1:], (self._open, self._segment_open)]
         self._open = move
+        self._open_index = self._index
         self._after_open = self._board.copy(stack=False)
         self._after_open.push(move)
         self._open_shapes = None
@@ -439,11 +485,12 @@ class Recognizer:
         uci = board.uci(move)
         san = board.san_and_push(move)
         self._out.append(MoveRecognized(move=move, san=san, uci=uci, ply=len(board.move_stack), t=self._t))
-        started_after_press = self._promotion is not None and self._segment.start > self._promotion[1]
-        if move.promotion or started_after_press:
+        shown_after_press = self._promotion is not None and self._open_index > self._promotion[1]
+        if move.promotion or shown_after_press:
             self._promotion = None
         self._open = None
         self._after_open = None
+        self._alternatives = []
         self._segment = self._segment_open
         self._shapes = castling_shapes(board)
         self._check_ending()
@@ -451,6 +498,7 @@ class Recognizer:
     def drop_open(self) -> None:
         self._open = None
         self._after_open = None
+        self._alternatives = []
 
     def undo_last(self) -> None:
         move = self._board.pop()
@@ -489,8 +537,10 @@ class Recognizer:
         self._pieces: dict[chess.Square, chess.Piece] = {}
         self._open: chess.Move | None = None
         self._open_kind: str | None = None
+        self._open_index = self._index
         self._after_open: chess.Board | None = None
         self._open_shapes: tuple[CastlingShape, ...] | None = None
+        self._alternatives: list[tuple[chess.Move, Segment]] = []
         self._shapes = castling_shapes(self._board)
         self._segment = Segment(self._occupied, self._index)
         self._segment_open = Segment(self._occupied, self._index)
