@@ -53,7 +53,7 @@ class Request:
     def parse(self, raw: Value | str) -> Value:
         """The allowed value `raw` stands for; MethodError if it cannot occur."""
         if raw in self.values and type(raw) is not bool:
-            return raw
+            return self.values[self.values.index(raw)]  # 1.0 becomes the die's 1
         text = str(raw).strip()
         exact = [v for v in self.values if str(v) == text]
         loose = [v for v in self.values if str(v).lower() == text.lower()]
@@ -265,6 +265,22 @@ def wrap_around(number: int, count: int) -> tuple[int, ...]:
     return ((number - 1) % count,)
 
 
+def six_way_ranges(number: int, count: int) -> tuple[int, ...]:
+    """Rovida's reading of a d6 over 2, 3 or 6 squares: 1-3/4-6, 1-2/3-4/5-6, or as shown."""
+    if 6 % count:
+        raise ValueError(f"a d6 cannot be split evenly over {count} squares")
+    return ((number - 1) // (6 // count),)
+
+
+def _range_legend(squares: Sequence[int]) -> str:
+    width = 6 // len(squares)
+    return ", ".join(
+        f"{i * width + 1}-{(i + 1) * width} {file_names([s])}" if width > 1
+        else f"{i + 1} {file_names([s])}"
+        for i, s in enumerate(squares)
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Place:
     """Put `pieces` on candidate squares chosen by one value from `source`."""
@@ -339,6 +355,8 @@ class Sequential(Method):
             again = source.showing(lambda n: n > len(squares))
             if again:
                 prompt += f" ({' or '.join(again)}: {source.verb} again)"
+        elif place.rule is six_way_ranges:
+            prompt += f" ({_range_legend(squares)})"
         return Request(kind=source.kind, outcomes=source.outcomes, prompt=prompt)
 
     def advance(self, state: State, value: Value) -> tuple[State, str]:

@@ -10,6 +10,8 @@ from eboard960.methods.base import (
     D10,
     D12,
     D20,
+    DARK,
+    LIGHT,
     Place,
     Request,
     Sequential,
@@ -22,6 +24,7 @@ from eboard960.methods.base import (
     light_square,
     opposite_to_bishop,
     put,
+    six_way_ranges,
     wrap_around,
 )
 from eboard960.numbering import N5N_TABLE
@@ -163,13 +166,6 @@ class PolyhedralD10(Sequential):
     )
 
 
-def _ranges(number: int, count: int) -> tuple[int, ...]:
-    """A d6 over 1, 2, 3 or 6 squares: ranges 1-3/4-6, 1-2/3-4/5-6, or as shown."""
-    if 6 % count:
-        raise ValueError(f"Rovida's method never offers {count} squares to a d6")
-    return ((number - 1) // (6 // count),)
-
-
 def _king_file(rank: str) -> int:
     return rank.index("K")
 
@@ -195,33 +191,31 @@ def _same_colour(rank: str) -> bool:
 
 
 def _king_rook_queen_colour(rank: str) -> tuple[int, ...]:
-    files = (0, 2, 4, 6) if _colour(rank.index("K")) == 0 else (1, 3, 5, 7)
-    return empty(rank, files)
+    return empty(rank, LIGHT if _colour(rank.index("K")) else DARK)
 
 
 def _other_colour(rank: str) -> tuple[int, ...]:
-    files = (1, 3, 5, 7) if _colour(rank.index("K")) == 0 else (0, 2, 4, 6)
-    return empty(rank, files)
+    return empty(rank, DARK if _colour(rank.index("K")) else LIGHT)
 
 
 _ROVIDA_START = (
-    Place("K", lambda rank: empty(rank, range(1, 7)), "the king (b1..g1)", D6, _ranges),
+    Place("K", lambda rank: empty(rank, range(1, 7)), "the king (not in a corner)", D6, six_way_ranges),
     Place("R", lambda rank: empty(rank, _near_side(rank)), "a rook on the king's nearer side",
-          D6, _ranges),
-    Place("Q", any_square, "the queen", D6, _ranges),
+          D6, six_way_ranges),
+    Place("Q", any_square, "the queen", D6, six_way_ranges),
 )
-_far_rook = Place("R", lambda rank: empty(rank, _far_side(rank)), "the other rook", D6, _ranges)
+_far_rook = Place("R", lambda rank: empty(rank, _far_side(rank)), "the other rook", D6, six_way_ranges)
 _ROVIDA_SAME = (
     *_ROVIDA_START,
     Place("B", _king_rook_queen_colour, "a bishop on the fourth square of that colour",
-          D6, _ranges),
+          D6, six_way_ranges),
     _far_rook,
-    Place("B", _other_colour, "the other bishop", D6, _ranges),
+    Place("B", _other_colour, "the other bishop", D6, six_way_ranges),
 )
 _ROVIDA_MIXED = (
     *_ROVIDA_START,
-    Place("B", dark_square, "the dark-square bishop", D6, _ranges),
-    Place("B", light_square, "the light-square bishop", D6, _ranges),
+    Place("B", dark_square, "the dark-square bishop", D6, six_way_ranges),
+    Place("B", light_square, "the light-square bishop", D6, six_way_ranges),
     _far_rook,
 )
 
