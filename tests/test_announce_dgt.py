@@ -114,7 +114,8 @@ def test_buttons_in_the_wrong_mode_are_reported_not_fatal():
     rig = Rig()
     rig.press("confirm")  # a plain clock, armed
     rig.press("plus")
-    assert rig.link.problems == ["plus: the position is locked once confirmed"]
+    assert rig.link.problems == [
+        "plus: the clock is armed without a position; no position can be chosen now"]
     assert rig.machine.state is Mode.READY
 
 

@@ -242,6 +242,9 @@ class ClockMachine:
                          "or press back")
 
     def refuse_locked(self, event: EventData) -> None:
+        if self.position is None:
+            raise ClockError(f"{event.event.name}: the clock is armed without a position; "
+                             "no position can be chosen now")
         raise ClockError(f"{event.event.name}: the position is locked once confirmed")
 
     def refuse_nothing_to_confirm(self, event: EventData) -> None:
