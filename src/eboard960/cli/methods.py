@@ -91,7 +91,7 @@ def _detail(method: Method) -> None:
         print(f"{label}: {number} {rank} with {_fraction(p)} (fair: 1/960)")
 
 
-def _claims() -> int:
+def _claims() -> None:
     verdicts = check_claims(lambda name: METHODS[name].analysis)
     print("\nseed claims:")
     for verdict in verdicts:
@@ -102,7 +102,6 @@ def _claims() -> int:
               f"enumeration gives {shown}")
         if not verdict.ok and claim.why:
             print(f"      {claim.why}")
-    return sum(not v.ok for v in verdicts)
 
 
 def _plain(value: object) -> str:
@@ -110,8 +109,6 @@ def _plain(value: object) -> str:
         return f"{value:.4f}"
     if isinstance(value, tuple):
         return " ".join(_plain(v) for v in value)
-    if isinstance(value, Fraction):
-        return str(value)
     return str(value)
 
 

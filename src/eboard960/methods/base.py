@@ -87,7 +87,7 @@ class State(NamedTuple):
 
 
 class Method(ABC):
-    """A manual randomization procedure, as a table-free state machine."""
+    """A manual randomization procedure, as a state machine over immutable states."""
 
     name: str
     title: str
