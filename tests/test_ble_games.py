@@ -19,9 +19,10 @@ import pytest
 
 from eboard960.ble.emulated import EmulatedBoard, open_emulated
 from eboard960.board import Backoff, Board
-from eboard960.choreography import move_events
+from eboard960.choreography import game_events, move_events
+from eboard960.emulators.chessnut import NotificationFaults
 from eboard960.events import BoardSnapshot, LinkChanged, PieceLifted, PiecePlaced, SquareEvent
-from eboard960.protocols import codec_for
+from eboard960.protocols import codec_for, pegasus
 from eboard960.recognizer import Recognizer
 
 # Sample game 4 of the shared captures: position 'nbqnbrkr', both sides castle a-side.
@@ -148,5 +149,29 @@ def test_three_disconnects_lose_no_move(board_name: str) -> None:
         downs = [e for e in session.events if isinstance(e, LinkChanged) and not e.up]
         assert len(downs) == 3
         assert _moves_of(pgn) == [move.uci() for move in moves]
+
+    asyncio.run(scenario())
+
+
+def test_a_game_survives_a_noisy_link() -> None:
+    """Garbage between notifications, notifications cut in two, bouncing sensors (seeded)."""
+
+    async def scenario() -> None:
+        start, moves = _game()
+        faults = NotificationFaults(garbage=0.05, split=0.3, bounce=0.1, seed=11)
+        emulated = await open_emulated("pegasus", start, faults=faults)
+        board = Board(lambda: codec_for("pegasus"), lambda: emulated.transport)
+        session = Session(board)
+        board.start()
+        await session.take(BoardSnapshot)
+        steps = game_events(start, moves)
+        await emulated.act(*steps)
+        board.send(pegasus.RequestVersion())  # answered after every notification before it
+        await session.take(pegasus.Version)
+        await board.close()
+        await emulated.close()
+        square_events = [e for e in session.events if isinstance(e, PieceLifted | PiecePlaced)]
+        assert len(square_events) > len(steps), "some sensors bounced"
+        assert _moves_of(_recognized(start, session.events)) == [move.uci() for move in moves]
 
     asyncio.run(scenario())

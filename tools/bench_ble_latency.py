@@ -68,15 +68,23 @@ async def over_the_link(
     consumer = asyncio.create_task(consume())
     await asyncio.wait_for(synced.wait(), 5)  # the hello and the first dump
     latencies, wire, seen = [], [], []
+    # Models that hand over each notification on their own do it here, so the clock
+    # starts when the notification is handed to the radio, as for the others.
+    notified: list[bytes] = []
+    if hasattr(emulated.model, "notify"):
+        emulated.model.notify = notified.append
     position = start.copy()
     for move in [*moves, None]:
         # After the last move, one more lift by the other side commits it.
         steps = move_events(position, move) if move else [_next_lift(position)]
         for step in steps:
-            data = emulated.model.apply(step)
-            wire.append(data)
+            said = emulated.model.apply(step)
+            chunks = [*notified, said] if said else list(notified)
+            notified.clear()
             sent = time.perf_counter()
-            emulated.peripheral.send(data)
+            for chunk in chunks:
+                wire.append(chunk)
+                emulated.peripheral.send(chunk)
             received, out = await asyncio.wait_for(reports.get(), 5)
             for report in out:
                 if isinstance(report, MoveRecognized):

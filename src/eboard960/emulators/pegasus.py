@@ -2,10 +2,14 @@
 
 Deterministic and I/O-free. `feed(app_bytes)` takes what the app wrote (in
 any chunking) and returns the board's immediate replies; the scenario API
-(`lift`, `place`, `apply`, `play_game`) changes the pieces on the board and returns what the
-board says about it (field updates, only once the app has enabled them, as
-the real board does). The same model runs in memory in tests and behind the
-Bumble GATT server of `eboard960.ble.peripheral`.
+(`lift`, `place`, `apply`, `play_game`) changes the pieces on the board and
+returns what the board says about it (field updates, only once the app has
+enabled them, as the real board does). The same model runs in memory in
+tests and behind the Bumble GATT server of `eboard960.ble.peripheral`.
+
+It shares the BLE models' base, `NotifyingFirmware`: seeded
+`NotificationFaults` (garbage, split and dropped notifications, sensor
+bounce) and the `notify` sink that keeps notification boundaries.
 
 The model answers every command of the facts sheet's section 2.3. It sends
 no DGT identification text of its own: the trademark reply keeps the four-line
@@ -14,12 +18,9 @@ shape apps look for but says it is an emulator.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import chess
 
-from eboard960.choreography import game_events
-from eboard960.events import PieceLifted, PiecePlaced
+from eboard960.emulators.chessnut import NotificationFaults, NotifyingFirmware
 from eboard960.protocols.dgt import field_of, frame
 from eboard960.protocols.pegasus import (
     BATTERY,
@@ -54,7 +55,7 @@ TRADEMARK_TEXT = (
 )
 
 
-class PegasusFirmware:
+class PegasusFirmware(NotifyingFirmware):
     """A Pegasus as the app sees it: pieces on squares (presence only), LEDs, settings.
 
     `position` is the board's starting arrangement (a chess.Board, a Chess960
@@ -73,7 +74,9 @@ class PegasusFirmware:
         charging: bool = False,
         key_required: bool = False,
         name: str = "DGT_PEGASUS_EMU",
+        faults: NotificationFaults | None = None,
     ) -> None:
+        super().__init__(faults)
         if len(serial) != 5 or not serial.isdigit():
             raise PegasusError(f"a Pegasus serial number is 5 digits, not {serial!r}")
         if len(long_serial) != 10 or not long_serial.isascii():
@@ -98,10 +101,10 @@ class PegasusFirmware:
     def unlocked(self) -> bool:
         return not self.key_required or self.key is not None
 
-    def feed(self, data: bytes) -> bytes:
-        """Take the app's bytes; return the board's replies (commands may arrive in pieces)."""
+    def write(self, data: bytes) -> list[bytes]:
+        """One write from the app (commands may arrive in pieces); one reply per command."""
         self._pending += data
-        replies = bytearray()
+        replies: list[bytes] = []
         while self._pending:
             command = self._pending[0]
             if command in LONG_COMMANDS:
@@ -113,9 +116,11 @@ class PegasusFirmware:
                 self._long_command(bytes(self._pending[:size]))
                 del self._pending[:size]
             else:
-                replies += self._short_command(command)
+                reply = self._short_command(command)
+                if reply:
+                    replies.append(reply)
                 del self._pending[:1]
-        return bytes(replies)
+        return replies
 
     def _short_command(self, command: int) -> bytes:
         match chr(command):
@@ -188,26 +193,19 @@ class PegasusFirmware:
         if not self.occupied & chess.BB_SQUARES[square]:
             raise PegasusError(f"there is no piece on {chess.square_name(square)} to lift")
         self.occupied &= ~chess.BB_SQUARES[square]
-        return self._field_update(square, 0)
+        return self._emit(self._field_updates((square, 0)))
 
     def place(self, square: chess.Square, piece: chess.Piece | None = None) -> bytes:
         """A piece arrives on `square` (which piece, the board cannot tell); returns its report."""
         if self.occupied & chess.BB_SQUARES[square]:
             raise PegasusError(f"{chess.square_name(square)} is occupied; lift that piece first")
         self.occupied |= chess.BB_SQUARES[square]
-        return self._field_update(square, 1)
+        changes = [(square, 1)]
+        if self._bounces():
+            changes += [(square, 0), (square, 1)]
+        return self._emit(self._field_updates(*changes))
 
-    def apply(self, event: PieceLifted | PiecePlaced) -> bytes:
-        """Carry out one lift or place event."""
-        if isinstance(event, PieceLifted):
-            return self.lift(event.square)
-        return self.place(event.square)
-
-    def play_game(self, board: chess.Board, moves: Iterable[chess.Move]) -> bytes:
-        """Make `moves` from `board` by hand, castling the e-board way; `board` is not changed."""
-        return b"".join(self.apply(event) for event in game_events(board, list(moves)))
-
-    def _field_update(self, square: chess.Square, state: int) -> bytes:
+    def _field_updates(self, *changes: tuple[chess.Square, int]) -> list[bytes]:
         if not self.updates:
-            return b""
-        return frame(FIELD_UPDATE, bytes([field_of(square), state]))
+            return []
+        return [frame(FIELD_UPDATE, bytes([field_of(square), state])) for square, state in changes]
