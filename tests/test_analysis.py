@@ -120,8 +120,14 @@ def test_arrangement_counts():
         "arrangements": 5040, "opposite bishops": 2880,
         "same-coloured bishops": 2160, "king between the rooks": 960,
     }
-    assert len(analysis("permutation-cards").arrangements) == 5040
-    assert len(analysis("eight-cards").arrangements) == 5040
+    # Before the king-rook swap the bishop repairs leave 2880 arrangements, evenly.
+    for name in ("eight-cards", "permutation-cards"):
+        arrangements = analysis(name).arrangements
+        assert len(arrangements) == 2880
+        assert set(arrangements.values()) == {Fraction(1, 2880)}
+    # Coffin's pair swap does not: that is where its bias comes from.
+    assert len(set(analysis("coffin-bag").arrangements.values())) > 1
+    assert len(analysis("horizontal-symmetry").arrangements) == 48
 
 
 def test_seed_claims_all_hold_but_two():

@@ -36,7 +36,7 @@ class Analysis:
     fewest_inputs: int
     most_inputs: int | None  # None when a re-roll or restart makes it unbounded
     ways: Mapping[int, int] | None  # input sequences per position, when bounded
-    arrangements: frozenset[str]  # ranks dealt before any repair step
+    arrangements: Mapping[str, Fraction]  # before the final king-rook swap, if the method has one
 
     def probability(self, number: int) -> Fraction:
         return self.probabilities.get(number, Fraction(0))
@@ -95,7 +95,7 @@ def analyze(method: Method) -> Analysis:
     expected = Fraction(0)
     restart = Fraction(0)
     bounded = True
-    arrangements: set[str] = set()
+    arrangements: dict[str, Fraction] = defaultdict(Fraction)
     while frontier:
         following: dict = {}
         for key, (state, mass, count, low, high) in frontier.items():
@@ -108,7 +108,7 @@ def analyze(method: Method) -> Analysis:
                 most = max(most, high)
                 arrangement = method.arrangement(state)
                 if arrangement:
-                    arrangements.add(arrangement)
+                    arrangements[arrangement] += mass
                 continue
             moves = [method.advance(state, value)[0] for value in request.outcomes]
             keys = [method.key(s) for s in moves]
@@ -140,7 +140,7 @@ def analyze(method: Method) -> Analysis:
         fewest_inputs=fewest or 0,
         most_inputs=most if bounded else None,
         ways={StartPosition(r).number: c for r, c in ways.items()} if bounded else None,
-        arrangements=frozenset(arrangements),
+        arrangements={rank: p * keep for rank, p in arrangements.items()},
     )
 
 
@@ -247,7 +247,7 @@ CLAIMS: tuple[Claim, ...] = (
           claimed=tuple(Fraction(k, 80) for k in (30, 21, 16, 13, 13, 16, 21, 30)),
           measure=lambda a: a("bodlaender-die").rook_files),
     Claim(text="5040 distinct arrangements of the eight pieces", source="seeds 001, 003",
-          claimed=5040, measure=lambda a: len(a("coffin-bag").arrangements)),
+          claimed=5040, measure=lambda a: arrangement_counts()["arrangements"]),
     Claim(text="2880 of them with bishops on different colours", source="seeds 001, 003",
           claimed=2880, measure=lambda a: arrangement_counts()["opposite bishops"]),
     Claim(text="2160 with bishops on the same colour", source="seeds 001, 003",
@@ -275,6 +275,12 @@ CLAIMS: tuple[Claim, ...] = (
           claimed=True, measure=lambda a: a("single-coin").uniform),
     Claim(text="eight cards with the random-bishop fix: fair", source="seed 001",
           claimed=True, measure=lambda a: a("eight-cards").uniform),
+    Claim(text="Wheeler's random-bishop move gives all 2880 arrangements equal chances",
+          source="seed 001", claimed=(2880, True),
+          measure=lambda a: _even_arrangements(a("eight-cards"))),
+    Claim(text="the knight-order bishop swap gives all 2880 arrangements equal chances",
+          source="seed 003", claimed=(2880, True),
+          measure=lambda a: _even_arrangements(a("permutation-cards"))),
     Claim(text="Coffin's bag: positions with bishops on a pair half as likely",
           source="seeds 001, 004", claimed=Fraction(1, 2),
           measure=lambda a: _mean_ratio(a("coffin-bag"), _bishops_on_a_pair)),
@@ -292,6 +298,10 @@ CLAIMS: tuple[Claim, ...] = (
           why="12 of the 24 orders of K, B, N, R have the king nearer the centre than "
           "the rook, in either half: 24 positions"),
 )
+
+
+def _even_arrangements(analysis: Analysis) -> tuple[int, bool]:
+    return len(analysis.arrangements), len(set(analysis.arrangements.values())) == 1
 
 
 def _fair_ways(analysis: Analysis) -> tuple[bool, int, int]:

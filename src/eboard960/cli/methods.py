@@ -82,7 +82,8 @@ def _detail(method: Method) -> None:
         ways = set(a.ways.values())
         print(f"input sequences per position: {min(ways)}..{max(ways)}")
     if a.arrangements:
-        print(f"distinct ranks dealt before repairs: {len(a.arrangements)}")
+        even = "all equally likely" if len(set(a.arrangements.values())) == 1 else "not equally likely"
+        print(f"arrangements before the king-rook swap: {len(a.arrangements)}, {even}")
     print(_files("king", a.king_files))
     print(_files("rooks", a.rook_files))
     ranked = sorted(a.probabilities.items(), key=lambda item: (-item[1], item[0]))

@@ -114,7 +114,8 @@ class Method(ABC):
         return state
 
     def arrangement(self, state: State) -> str | None:
-        """For methods that deal a whole rank and then repair it: the rank dealt."""
+        """For methods that arrange all pieces and then move the king between
+        the rooks: the arrangement before that swap (final states only)."""
         return None
 
     def run(self) -> MethodRun:

@@ -25,7 +25,11 @@ from eboard960.methods.base import (
 
 
 class _Deal(Method):
-    """Cards (or pieces) dealt onto a1, b1, ... h1; the last one needs no draw."""
+    """Cards (or pieces) dealt onto a1, b1, ... h1; the last one needs no draw.
+
+    The final state remembers the arrangement just before the king-rook swap,
+    for the analysis of the bishop repairs.
+    """
 
     DECK: tuple[Value, ...]
     KIND = "card"
@@ -67,9 +71,9 @@ class _Deal(Method):
         # showing the same piece it was cannot matter.
         return state.rank, state.step, state.memo if state.step else len(state.memo)
 
-    def repaired(self, state: State, rank: str) -> State:
-        """The final state: the repaired rank, remembering the rank dealt."""
-        return State(rank, 1, (state.rank.upper(),))
+    def repaired(self, rank: str) -> State:
+        """The final state from the rank before the king-rook swap, which it remembers."""
+        return State(king_between_rooks(rank), 1, (rank,))
 
     def dealing(self, state: State) -> bool:
         return state.step == 0 and len(state.memo) < len(self.DECK)
@@ -117,18 +121,17 @@ class EightCards(_Deal):
             state = self.deal(state, value)
             if self.dealing(state) or same_colour_bishops(state.rank):
                 return state, ""
-            return self.repaired(state, king_between_rooks(state.rank)), ""
+            return self.repaired(state.rank), ""
         bishop, target = _bishop_fix_square(state.rank, int(value))
-        rank = king_between_rooks(swap(state.rank, bishop, target))
         note = f"bishop from {chess.FILE_NAMES[bishop]}1 to {chess.FILE_NAMES[target]}1"
-        return self.repaired(state, rank), note
+        return self.repaired(swap(state.rank, bishop, target)), note
 
 
 def _coffin_fix(rank: str) -> str:
-    if same_colour_bishops(rank):
-        pair = next(p for p in ((0, 1), (2, 3), (4, 5)) if "B" in rank[p[0]] + rank[p[1]])
-        rank = swap(rank, *pair)
-    return king_between_rooks(rank)
+    if not same_colour_bishops(rank):
+        return rank
+    pair = next(p for p in ((0, 1), (2, 3), (4, 5)) if "B" in rank[p[0]] + rank[p[1]])
+    return swap(rank, *pair)
 
 
 class CoffinBag(_Deal):
@@ -153,7 +156,7 @@ class CoffinBag(_Deal):
         state = self.deal(state, value)
         if self.dealing(state):
             return state, ""
-        return self.repaired(state, _coffin_fix(state.rank)), ""
+        return self.repaired(_coffin_fix(state.rank)), ""
 
 
 # Seed 003's cards: white and black knights and bishops are told apart.
@@ -163,12 +166,12 @@ _SYMBOLS = {"wN": "N", "bN": "n", "wB": "B", "bB": "b", "Q": "Q", "K": "K", "R":
 def _permutation_fix(rank: str) -> str:
     """Same-coloured bishops: the black bishop swaps with the piece on the next
     square of the other colour if the white knight stands left of the black
-    knight, else the second next (in a circle)."""
+    knight, else the second next (in a circle). Then all pieces are one colour."""
     bishop = rank.index("b")
     if (rank.index("B") - bishop) % 2 == 0:
         step = 1 if rank.index("N") < rank.index("n") else 3
         rank = swap(rank, bishop, (bishop + step) % 8)
-    return king_between_rooks(rank.upper())
+    return rank.upper()
 
 
 class PermutationCards(_Deal):
@@ -191,7 +194,7 @@ class PermutationCards(_Deal):
         state = self.deal(state, value)
         if self.dealing(state):
             return state, ""
-        return self.repaired(state, _permutation_fix(state.rank)), ""
+        return self.repaired(_permutation_fix(state.rank)), ""
 
 
 _HALVES = {"abcd": range(4), "efgh": range(4, 8)}
