@@ -99,10 +99,11 @@ def test_only_the_xr_has_a_border() -> None:
 def test_a_dropped_event_is_repaired_by_the_next_board_request() -> None:
     model = GoChessFirmware(faults=NotificationFaults(drop=1.0))
     codec = gc.GoChessCodec()
-    codec.receive_data(gc.board_state_bytes(model.occupied))
-    model.lift(chess.E2)
+    assert model.lift(chess.E2) == b""
     model.faults = NotificationFaults()
-    assert codec.receive_data(model.feed(bytes([0x35]))) == [PieceLifted(square=chess.E2)]
+    assert ask(model, codec, RequestBoard()) == [
+        BoardSnapshot(occupied=chess.Board().occupied & ~chess.BB_E2)
+    ]
 
 
 def test_bounce_reads_as_place_lift_place() -> None:

@@ -12,7 +12,7 @@ import chess
 import pytest
 
 from eboard960 import commands, events
-from eboard960.commands import RequestBoard, SetLeds
+from eboard960.commands import SetLeds
 from eboard960.events import BoardSnapshot, PieceLifted, PiecePlaced
 from eboard960.protocols import codec_for
 from eboard960.protocols import squareoff as so
@@ -79,19 +79,15 @@ def test_a_message_cut_across_notifications_is_joined() -> None:
     assert codec.receive_data(text[17:].encode(), t=0.1) == [BoardSnapshot(occupied=chess.BB_RANK_1, t=0.1)]
 
 
-def test_occupancy_after_events_reports_only_the_differences() -> None:
+def test_every_occupancy_is_a_whole_snapshot_whatever_came_before() -> None:
+    """The board sends its occupancy only when asked: each reply is a resync."""
     codec = so.SquareOffCodec()
     start = chess.Board().occupied
     codec.receive_data(so.message("30", so.occupancy_text(start)))
     codec.receive_data(b"0#e2u*0#e4d*")
     now = (start & ~chess.BB_E2 & ~chess.BB_G8) | chess.BB_E4 | chess.BB_F6
     assert codec.receive_data(so.message("30", so.occupancy_text(now)), t=2.0) == [
-        PieceLifted(square=chess.G8, t=2.0),
-        PiecePlaced(square=chess.F6, t=2.0),
-    ]
-    codec.send(RequestBoard())
-    assert codec.receive_data(so.message("30", so.occupancy_text(now)), t=3.0) == [
-        BoardSnapshot(occupied=now, t=3.0)
+        BoardSnapshot(occupied=now, t=2.0)
     ]
 
 

@@ -7,9 +7,11 @@ stream: each notification kind has a fixed shape, so it matches the longest
 known shape at the buffer start and drops a byte when nothing fits. A partial
 message older than `stale_after` seconds is dropped when new bytes arrive.
 
-Piece events pass straight through as lift/place events; a board-state reply
-is compared with the occupancy the events built up, so only real differences
-come out (and the first reply after `RequestBoard` is passed on whole).
+Piece events pass straight through as lift/place events. The board sends its
+occupancy only when asked (`RequestBoard`, at connect and after every
+reconnect), so every board-state reply is passed on whole as a resync
+`BoardSnapshot`: the recognizer compares it with the game, which also
+catches a notification lost on the way.
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ import chess
 from eboard960.commands import EnableUpdates, RequestBoard, SetLeds
 from eboard960.errors import ProtocolError
 from eboard960.events import BoardSnapshot, PieceLifted, PiecePlaced
-from eboard960.snapshots import SnapshotDiffer
 
 
 class GoChessError(ProtocolError):
@@ -236,23 +237,16 @@ class GoChessCodec:
     how long (seconds) a partial message may wait for its continuation.
     """
 
-    def __init__(
-        self, *, led_rgb: tuple[int, int, int] = (0, 255, 0), stale_after: float = 0.5
-    ) -> None:
+    def __init__(self, *, led_rgb: tuple[int, int, int] = (0, 255, 0), stale_after: float = 0.5) -> None:
         self.led_rgb = tuple(_colour(led_rgb))
         self.stale_after = stale_after
         self.discarded = 0
         self._buffer = bytearray()
         self._since = 0.0
-        self._differ = SnapshotDiffer()
 
     @property
     def buffered(self) -> int:
         return len(self._buffer)
-
-    def resync(self) -> None:
-        """Pass the next board state on whole (call after a reconnect)."""
-        self._differ.reset()
 
     def receive_data(self, data: bytes, t: float = 0.0) -> list[Any]:
         if self._buffer and t - self._since > self.stale_after:
@@ -285,16 +279,14 @@ class GoChessCodec:
         if first == BOARD_STATE:
             if len(buf) < 9:
                 return None
-            self._board_state(int.from_bytes(buf[1:9], "little"), t, events)
+            events.append(BoardSnapshot(occupied=int.from_bytes(buf[1:9], "little"), t=t))
             return 9
         if first == BORDER_STATE:
             if len(buf) < 7:
                 return None
             b = buf
             events.append(
-                BorderState(
-                    top=b[1], bottom=b[2], left=b[3] | b[4] << 8, right=b[5] | b[6] << 8, t=t
-                )
+                BorderState(top=b[1], bottom=b[2], left=b[3] | b[4] << 8, right=b[5] | b[6] << 8, t=t)
             )
             return 7
         if first == VERSION_PREFIX[0]:
@@ -317,11 +309,6 @@ class GoChessCodec:
         square = chess.square(buf[1] - ord("1"), buf[0] - ord("1"))
         down = buf[2] == ord("d")
         events.append(PiecePlaced(square=square, t=t) if down else PieceLifted(square=square, t=t))
-        last = self._differ.last
-        if last is not None:
-            bit = chess.BB_SQUARES[square]
-            occupied = last.occupied | bit if down else last.occupied & ~bit
-            self._differ.diff(BoardSnapshot(occupied=occupied, t=t))
         return 3
 
     def _border_event(self, t: float, events: list[Any]) -> int | None:
@@ -357,12 +344,8 @@ class GoChessCodec:
         events.append(_framed_event(frame_type, value, t))
         return size
 
-    def _board_state(self, occupied: chess.Bitboard, t: float, events: list[Any]) -> None:
-        events.extend(self._differ.diff(BoardSnapshot(occupied=occupied, t=t)))
-
     def send(self, command: Any) -> bytes:
         if isinstance(command, RequestBoard):
-            self._differ.reset()
             return bytes([0x35])
         if isinstance(command, EnableUpdates):
             return self.send(InterruptMask())
@@ -397,9 +380,7 @@ def _group_bytes(squares: frozenset[chess.Square], rgb: tuple[int, int, int]) ->
     _check_squares(squares)
     if not 0 < len(squares) < 65:
         raise GoChessError("an LED group needs 1..64 squares")
-    cells = bytes(
-        (chess.square_rank(sq) + 1) << 4 | (chess.square_file(sq) + 1) for sq in sorted(squares)
-    )
+    cells = bytes((chess.square_rank(sq) + 1) << 4 | (chess.square_file(sq) + 1) for sq in sorted(squares))
     return bytes([len(squares)]) + cells + _colour(rgb)
 
 

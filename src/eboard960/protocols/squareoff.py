@@ -6,9 +6,11 @@ b1, …, h8) when asked. Messages may be followed by CR LF, which is skipped.
 Anything that cannot begin a message is dropped byte by byte; a partial
 message older than `stale_after` seconds is dropped when new bytes arrive.
 
-Lift/place messages pass straight through as events; an occupancy reply is
-compared with the occupancy those events built up, so only real differences
-come out (and the first reply after `RequestBoard` is passed on whole).
+Lift/place messages pass straight through as events. The board sends its
+occupancy only when asked (`RequestBoard`, at connect and after every
+reconnect), so every occupancy reply is passed on whole as a resync
+`BoardSnapshot`: the recognizer compares it with the game, which also
+catches a message lost on the way.
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ import chess
 from eboard960.commands import EnableUpdates, RequestBoard, SetLeds
 from eboard960.errors import ProtocolError
 from eboard960.events import BoardSnapshot, PieceLifted, PiecePlaced
-from eboard960.snapshots import SnapshotDiffer
 
 
 class SquareOffError(ProtocolError):
@@ -172,15 +173,10 @@ class SquareOffCodec:
         self.discarded = 0
         self._buffer = bytearray()
         self._since = 0.0
-        self._differ = SnapshotDiffer()
 
     @property
     def buffered(self) -> int:
         return len(self._buffer)
-
-    def resync(self) -> None:
-        """Pass the next occupancy on whole (call after a reconnect)."""
-        self._differ.reset()
 
     def receive_data(self, data: bytes, t: float = 0.0) -> list[Any]:
         if self._buffer and t - self._since > self.stale_after:
@@ -209,9 +205,10 @@ class SquareOffCodec:
 
     def _decode(self, code: str, body: str, t: float) -> list[Any]:
         if code == "0" and (event := _SQUARE_EVENT.fullmatch(body)):
-            return [self._square_event(chess.parse_square(event[1]), event[2] == "d", t)]
+            square = chess.parse_square(event[1])
+            return [PiecePlaced(square=square, t=t) if event[2] == "d" else PieceLifted(square=square, t=t)]
         if code == "30" and (occupied := parse_occupancy(body)) is not None:
-            return list(self._differ.diff(BoardSnapshot(occupied=occupied, t=t)))
+            return [BoardSnapshot(occupied=occupied, t=t)]
         if code == "14" and body == "GO":
             return [GameStarted(t=t)]
         if code == "22" and _VOLTS.fullmatch(body):
@@ -222,20 +219,11 @@ class SquareOffCodec:
             return [MacAddress(address=body.upper(), t=t)]
         return [OtherMessage(code=code, body=body, t=t)]
 
-    def _square_event(self, square: chess.Square, down: bool, t: float) -> Any:
-        last = self._differ.last
-        if last is not None:
-            bit = chess.BB_SQUARES[square]
-            occupied = last.occupied | bit if down else last.occupied & ~bit
-            self._differ.diff(BoardSnapshot(occupied=occupied, t=t))
-        return PiecePlaced(square=square, t=t) if down else PieceLifted(square=square, t=t)
-
     def send(self, command: Any) -> bytes:
         return self._encode(command) + self.line_ending
 
     def _encode(self, command: Any) -> bytes:
         if isinstance(command, RequestBoard):
-            self._differ.reset()
             return message("30", "R")
         if isinstance(command, EnableUpdates | NewGame):
             # The board reports lifts and drops once a game is started.
@@ -250,9 +238,7 @@ class SquareOffCodec:
             return message("30", occupancy_text(command.occupied))
         if isinstance(command, StatusLed):
             if command.colour not in STATUS_COLOURS:
-                raise SquareOffError(
-                    f"status LED colour must be red, green or blue, not {command.colour!r}"
-                )
+                raise SquareOffError(f"status LED colour must be red, green or blue, not {command.colour!r}")
             return message("26", STATUS_COLOURS[command.colour])
         if isinstance(command, Announce):
             if command.what not in ANNOUNCEMENTS:
