@@ -50,6 +50,11 @@ def test_bad_ranks_name_the_problem(rank, problem):
         StartPosition.from_rank(rank)
 
 
+def test_a_rank_must_be_a_string():
+    with pytest.raises(PositionError, match="8 letters"):
+        StartPosition(518)
+
+
 def test_from_rank_accepts_lower_case():
     assert StartPosition.from_rank(" bbqnnrkr ").number == 0
 

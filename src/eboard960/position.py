@@ -20,7 +20,7 @@ _PIECES = Counter("KQRRBBNN")
 
 def _rank_problem(rank: str) -> str | None:
     """Why `rank` is not a legal Chess960 back rank, or None."""
-    if len(rank) != 8 or set(rank) - set(_PIECES):
+    if not isinstance(rank, str) or len(rank) != 8 or set(rank) - set(_PIECES):
         return "must be 8 letters from K, Q, R, B, N"
     if Counter(rank) != _PIECES:
         return "needs exactly one K, one Q, two R, two B and two N"
