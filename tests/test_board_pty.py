@@ -17,7 +17,7 @@ import pytest
 
 from eboard960.board import Backoff, Board
 from eboard960.capture import CaptureWriter, read_capture
-from eboard960.commands import SetLeds
+from eboard960.commands import RequestBoard, SetLeds
 from eboard960.emulators.dgt import ClockModel, DgtFirmware, Faults
 from eboard960.emulators.pty import PtyRunner
 from eboard960.events import (
@@ -30,8 +30,11 @@ from eboard960.events import (
 from eboard960.protocols.dgt import (
     DgtCodec,
     DgtError,
+    LedRange,
     RequestClockTimes,
     RequestVersion,
+    SetUpdateMode,
+    UpdateMode,
     Version,
 )
 from eboard960.protocols.dgt_clock import ClockText, ClockTimes
@@ -277,5 +280,34 @@ def test_a_command_the_protocol_cannot_express_fails_at_send() -> None:
         board = Board(DgtCodec, lambda: SerialTransport(MISSING))
         with pytest.raises(DgtError, match="8 characters"):
             board.send(ClockText(text="far too long"))
+
+    asyncio.run(scenario())
+
+
+def test_commands_sent_while_the_link_is_down_arrive_after_reconnect() -> None:
+    async def scenario() -> None:
+        model = DgtFirmware()
+        socket = Socket(model)
+        await socket.plug()
+        board = Board(DgtCodec, lambda: SerialTransport(socket.path()), sleep=_short_sleep)
+        async with board:
+            listener = Listener(board)
+            await listener.wait_for(lambda: listener.count(BoardSnapshot) == 1)
+            await socket.pull()
+            await listener.wait_for(lambda: listener.count(LinkChanged, up=False) == 1)
+            board.send(SetLeds(squares=frozenset({chess.D4, chess.H8})))
+            board.send(RequestVersion())
+            assert not board.connected
+            await socket.plug()
+            await listener.wait_for(lambda: listener.count(Version) == 1)
+            assert board.connected and board.connections == 2
+        await socket.pull()
+        assert model.lit_squares() == {chess.D4, chess.H8}
+        hello = [SetUpdateMode(mode=UpdateMode.NICE), RequestBoard()]
+        assert model.commands_seen == [
+            *hello, *hello,  # the second hello first, then what waited, in order
+            LedRange(pattern=0, start=64, end=64), LedRange(pattern=1, start=7, end=7),
+            LedRange(pattern=1, start=35, end=35), RequestVersion(),
+        ]
 
     asyncio.run(scenario())

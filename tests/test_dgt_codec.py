@@ -11,6 +11,8 @@ from pathlib import Path
 import chess
 import chess.pgn
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from eboard960 import commands, events
 from eboard960.protocols import codec_for, dgt, dgt_clock
@@ -233,3 +235,64 @@ def test_samples_decode_to_square_events_that_replay_the_game(name: str) -> None
             occupied |= chess.BB_SQUARES[event.square]
     assert occupied == board.occupied
 
+
+
+@pytest.mark.parametrize("turned", [False, True])
+def test_detect_rotation_from_the_first_dump_with_both_armies_home(turned: bool) -> None:
+    board = chess.Board.from_chess960_pos(700)
+    codes = [0] * 64
+    for square, piece in board.piece_map().items():
+        codes[dgt.field_of(square, rotated=turned)] = dgt.piece_code(piece)
+    codec = DgtCodec(detect_rotation=True)
+    (snapshot,) = codec.receive_data(dgt.encode_dump(codes))
+    assert codec.rotated is turned
+    assert snapshot == events.BoardSnapshot.from_board(board)
+    moved = dgt.field_of(chess.E2, rotated=turned)
+    assert codec.receive_data(dgt.encode_field_update(moved, 0)) == [
+        events.PieceLifted(square=chess.E2)
+    ]
+
+
+def test_detection_waits_for_a_dump_that_settles_it() -> None:
+    codec = DgtCodec(detect_rotation=True)
+    codec.receive_data(_dump(chess.BaseBoard("8/8/8/4k3/8/8/8/4K3")))
+    assert not codec.rotated
+    flipped = [0] * 64
+    for square, piece in chess.Board().piece_map().items():
+        flipped[dgt.field_of(square, rotated=True)] = dgt.piece_code(piece)
+    codec.receive_data(dgt.encode_dump(flipped))
+    assert codec.rotated
+
+
+seconds = st.integers(0, 10 * 3600 - 1)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.builds(dgt_clock.ClockTimes, left=seconds, right=seconds, running=st.booleans(),
+                 right_lever_up=st.booleans(), left_to_move=st.booleans(),
+                 right_to_move=st.booleans(), left_flag=st.booleans(),
+                 right_flag=st.booleans(), battery_low=st.booleans(),
+                 connected=st.booleans()))
+def test_clock_times_round_trip(times: dgt_clock.ClockTimes) -> None:
+    data = dgt_clock.encode_times(times)
+    assert all(byte < 0x80 for byte in data)
+    assert dgt_clock.decode_bwtime(data) == times
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.builds(dgt_clock.ClockAck, a0=st.integers(0, 255), a1=st.integers(0, 255),
+                 a2=st.integers(0, 255), a3=st.integers(0, 255)))
+def test_clock_acks_round_trip_with_their_top_bits(ack: dgt_clock.ClockAck) -> None:
+    data = dgt_clock.encode_ack(ack)
+    assert all(byte < 0x80 for byte in data)
+    assert dgt_clock.decode_bwtime(data) == ack
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.builds(dgt_clock.ClockSetAndRun, left=seconds, right=seconds,
+                 left_running=st.booleans(), right_running=st.booleans(),
+                 paused=st.booleans(), switch_on_lever=st.booleans()))
+def test_set_and_run_round_trips_through_the_firmware_decoder(
+    command: dgt_clock.ClockSetAndRun,
+) -> None:
+    assert DgtCommandDecoder().receive_data(DgtCodec().send(command)) == [command]

@@ -94,6 +94,8 @@ PIECE_OF_CODE: dict[int, chess.Piece] = {
 }
 _CODE_OF_PIECE: dict[chess.Piece, int] = {piece: code for code, piece in PIECE_OF_CODE.items()}
 MARKERS: dict[int, str] = {13: "draw", 14: "white_wins", 15: "black_wins"}
+_WHITE = frozenset(range(1, 7))
+_BLACK = frozenset(range(7, 13))
 
 
 def piece_code(piece: chess.Piece | None) -> int:
@@ -512,21 +514,25 @@ class DgtCodec:
     """Host side of a DGT board: bytes in -> events and messages, commands in -> bytes.
 
     Settings: `rotated` for a board turned round (field 0 nearest white's
-    right hand); `white_side`, the side of the clock ("left" or "right") that
-    white presses, which turns lever moves into `ButtonPressed("white"/
-    "black")`; `update_mode`, what `EnableUpdates` asks for.
+    right hand), or `detect_rotation` to decide that from the first dump
+    that shows both armies on their home ranks, the way hosts usually do;
+    `white_side`, the side of the clock ("left" or "right") that white
+    presses, which turns lever moves into `ButtonPressed("white"/"black")`;
+    `update_mode`, what `EnableUpdates` asks for.
     """
 
     def __init__(
         self,
         *,
         rotated: bool = False,
+        detect_rotation: bool = False,
         white_side: str = "left",
         update_mode: UpdateMode = UpdateMode.NICE,
     ) -> None:
         if white_side not in ("left", "right"):
             raise DgtError(f"white_side must be 'left' or 'right', not {white_side!r}")
         self.rotated = rotated
+        self._detect_rotation = detect_rotation
         self.white_side = white_side
         self.update_mode = update_mode
         self._framer = DgtFramer()
@@ -606,6 +612,8 @@ class DgtCodec:
     def _dump(self, payload: bytes, t: float) -> list[object]:
         for code in payload:
             self._check_code(code)
+        if self._detect_rotation:
+            self._orient(payload)
         self._codes = list(payload)
         occupied, pieces, markers = 0, {}, []
         for field, code in enumerate(payload):
@@ -616,6 +624,14 @@ class DgtCodec:
             elif code in MARKERS:
                 markers.append(Marker(square=square, result=MARKERS[code], present=True, t=t))
         return [BoardSnapshot(occupied=occupied, pieces=pieces, t=t), *markers]
+
+    def _orient(self, payload: bytes) -> None:
+        """Both armies on their two home ranks settle the orientation, once."""
+        near, far = payload[48:], payload[:16]  # the connector's far side holds field 0
+        if all(code in _WHITE for code in near) and all(code in _BLACK for code in far):
+            self.rotated, self._detect_rotation = False, False
+        elif all(code in _BLACK for code in near) and all(code in _WHITE for code in far):
+            self.rotated, self._detect_rotation = True, False
 
     def _field_update(self, field: int, code: int, t: float) -> list[object]:
         if field > 63:

@@ -55,9 +55,8 @@ SEGMENTS: dict[str, int] = {
     "h": 0x74, "i": 0x04, "j": 0x1E, "l": 0x38, "n": 0x54, "o": 0x5C, "p": 0x73,
     "q": 0x67, "r": 0x50, "s": 0x6D, "t": 0x78, "u": 0x1C, "y": 0x6E,
 }
-_CHAR_OF_SEGMENTS: dict[int, str] = {}
-for _char, _bits in SEGMENTS.items():
-    _CHAR_OF_SEGMENTS.setdefault(_bits, _char)
+# Reading back: where two characters share a pattern ("5" and "s"), the first listed wins.
+_CHAR_OF_SEGMENTS: dict[int, str] = {bits: char for char, bits in reversed(SEGMENTS.items())}
 
 
 class DgtError(ProtocolError):
