@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import io
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import chess
 import chess.pgn
@@ -19,7 +20,9 @@ import pytest
 
 from eboard960.ble.emulated import EmulatedBoard, open_emulated
 from eboard960.board import Backoff, Board
+from eboard960.capture import CaptureWriter
 from eboard960.choreography import game_events, move_events
+from eboard960.cli import main
 from eboard960.emulators.chessnut import NotificationFaults
 from eboard960.events import BoardSnapshot, LinkChanged, PieceLifted, PiecePlaced, SquareEvent
 from eboard960.protocols import codec_for, pegasus
@@ -67,13 +70,14 @@ class Session:
 
 
 async def _play(
-    emulated: EmulatedBoard, off_before: frozenset[int]
+    emulated: EmulatedBoard, off_before: frozenset[int], capture: CaptureWriter | None = None
 ) -> tuple[Session, chess.pgn.Game]:
     start, moves = _game()
     board = Board(
         lambda: codec_for(emulated.peripheral.profile.board),
         lambda: emulated.transport,
         backoff=FAST_BACKOFF,
+        capture=capture,
     )
     session = Session(board)
     board.start()
@@ -131,9 +135,13 @@ def test_a_full_chess960_game_gives_the_exact_pgn(board_name: str) -> None:
 
 
 @pytest.mark.parametrize("board_name", ["pegasus", "chesslink"])
-def test_three_disconnects_lose_no_move(board_name: str) -> None:
+def test_three_disconnects_lose_no_move(
+    board_name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    start, moves = _game()
+    path = tmp_path / f"{board_name}.jsonl"
+
     async def scenario() -> None:
-        start, moves = _game()
         emulated = await open_emulated(board_name, start)
         # Off for an ordinary move, for Black's castling (move 14...O-O-O) and for a capture.
         castling, capture = 2 * 13 + 1, 2 * 21 + 1
@@ -144,13 +152,19 @@ def test_three_disconnects_lose_no_move(board_name: str) -> None:
         for move in moves[castling:capture]:
             position.push(move)
         assert position.is_capture(moves[capture])
-        session, pgn = await _play(emulated, frozenset({4, castling, capture}))
+        with CaptureWriter(path, board=board_name, start=start.fen()) as writer:
+            session, pgn = await _play(emulated, frozenset({4, castling, capture}), writer)
         assert session.board.connections == 4
         downs = [e for e in session.events if isinstance(e, LinkChanged) and not e.up]
         assert len(downs) == 3
         assert _moves_of(pgn) == [move.uci() for move in moves]
 
     asyncio.run(scenario())
+    # The session's recording replays to the same game with the `replay` command.
+    assert main(["replay", str(path)]) == 0
+    replayed = chess.pgn.read_game(io.StringIO(capsys.readouterr().out))
+    assert replayed is not None
+    assert [move.uci() for move in replayed.mainline_moves()] == [move.uci() for move in moves]
 
 
 def test_a_game_survives_a_noisy_link() -> None:
