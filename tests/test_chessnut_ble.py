@@ -20,13 +20,19 @@ from typing import Any
 
 import chess
 import chess.pgn
+from bleak import BleakClient
 
+from eboard960.ble.bumble_backend import BumbleClient, VirtualRadio
 from eboard960.ble.emulated import open_emulated
+from eboard960.ble.peripheral import BoardPeripheral
+from eboard960.ble.profiles import PROFILES
 from eboard960.board import Backoff, Board
 from eboard960.capture import read_capture
 from eboard960.choreography import move_events
-from eboard960.emulators.chessnut import NotificationFaults
+from eboard960.commands import RequestBoard, SetLeds
+from eboard960.emulators.chessnut import ChessnutFirmware, NotificationFaults
 from eboard960.events import BoardSnapshot, ButtonPressed, LinkChanged, PieceLifted, PiecePlaced
+from eboard960.protocols import chessnut as cn
 from eboard960.protocols import codec_for
 from eboard960.recognizer import Recognizer
 
@@ -192,3 +198,50 @@ def test_recorded_sessions_replay_to_their_pgn() -> None:
     for path in captures("chessnut"):
         got, expected = replayed(path)
         assert got == expected, path.name
+
+
+def test_positions_and_replies_arrive_on_their_own_characteristics() -> None:
+    """bleak subscribed to each notify characteristic apart: frames on 8262, the rest on 8273."""
+    profile = PROFILES["chessnut"]
+    position_uuid, reply_uuid = profile.route(b"\x01\x24"), profile.route(b"\x23\x01\x00")
+    assert (position_uuid[:8], reply_uuid[:8]) == ("1b7e8262", "1b7e8273")
+
+    async def scenario() -> dict[str, list[bytes]]:
+        radio = VirtualRadio()
+        model = ChessnutFirmware(START)
+        peripheral = BoardPeripheral(radio, profile, model)
+        model.notify = peripheral.send
+        await peripheral.start()
+        got: dict[str, list[bytes]] = {position_uuid: [], reply_uuid: []}
+        all_in = asyncio.Event()
+
+        def collect(into: list[bytes], data: bytearray) -> None:
+            into.append(bytes(data))
+            if sum(map(len, got.values())) == 5:  # 2 positions, 3 replies
+                all_in.set()
+
+        central = await radio.central()
+        async with BleakClient(peripheral.address, backend=BumbleClient, central=central) as client:
+            for uuid, payloads in got.items():
+                await client.start_notify(uuid, lambda _c, data, into=payloads: collect(into, data))
+            codec = cn.ChessnutCodec()
+            for command in (RequestBoard(), cn.RequestBattery(), SetLeds()):
+                await client.write_gatt_char(profile.write, codec.send(command), response=True)
+            peripheral.send(model.lift(chess.C2))
+            await asyncio.wait_for(all_in.wait(), 2)
+        await peripheral.stop()
+        return got
+
+    got = asyncio.run(scenario())
+    start = chess.Board.from_chess960_pos(START)
+    after = start.copy()
+    after.remove_piece_at(chess.C2)
+    assert [p[2:34] for p in got[position_uuid]] == [
+        cn.encode_position(start.piece_map()),
+        cn.encode_position(after.piece_map()),
+    ]
+    assert got[reply_uuid] == [
+        b"\x23\x01\x00",
+        cn.battery_bytes(87, False),
+        b"\x23\x01\x00",
+    ]
