@@ -6,6 +6,7 @@ import asyncio
 import functools
 
 import pytest
+import serial.rfc2217
 import serial.tools.list_ports
 from serial.tools.list_ports_common import ListPortInfo
 
@@ -128,6 +129,35 @@ async def test_socket_url_reaches_a_board_served_on_tcp() -> None:
     await transport.close()
     server.close()
     await server.wait_closed()
+
+
+@pytest.mark.filterwarnings("ignore:set(Daemon|Name).. is deprecated:DeprecationWarning")
+@synchronous
+async def test_rfc2217_url_reaches_a_board_behind_a_telnet_port_server() -> None:
+    """pyserial's own RFC 2217 port manager serves the emulated board over TCP."""
+    model = DgtFirmware()
+    finished = asyncio.Event()
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        manager = serial.rfc2217.PortManager(serial.serial_for_url("loop://"), writer)
+        while data := await reader.read(4096):
+            reply = model.feed(b"".join(manager.filter(data)))
+            writer.write(b"".join(manager.escape(reply)))
+        writer.close()
+        finished.set()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    transport = SerialTransport(f"rfc2217://127.0.0.1:{port}")
+    await transport.open()
+    codec = DgtCodec()
+    await transport.write(codec.send(dgt.RequestVersion()))
+    got = await _collect(transport, codec, {dgt.Version})
+    await transport.close()
+    await asyncio.wait_for(finished.wait(), TIMEOUT)
+    server.close()
+    await server.wait_closed()
+    assert got == [dgt.Version(major=1, minor=7)]
 
 
 def test_unknown_protocol_has_no_line_settings() -> None:

@@ -92,7 +92,7 @@ class SerialTransport:
         loop = self._loop = asyncio.get_running_loop()
         try:
             port = await loop.run_in_executor(None, self._open_port)
-        except (serial.SerialException, OSError, ValueError) as error:
+        except (serial.SerialException, OSError, ValueError, NotImplementedError) as error:
             raise TransportError(f"cannot open {self.url}: {_reason(error)}") from None
         self._port = port
         self._chunks = asyncio.Queue()
@@ -109,7 +109,9 @@ class SerialTransport:
             self._thread.start()
 
     def _open_port(self) -> serial.SerialBase:
-        return serial.serial_for_url(self.url, timeout=0, write_timeout=2, **self.settings)
+        # A write that cannot finish in 2 s means the link is gone (rfc2217 has no such timeout).
+        limits = {} if self.url.startswith("rfc2217://") else {"write_timeout": 2}
+        return serial.serial_for_url(self.url, timeout=0, **limits, **self.settings)
 
     async def close(self) -> None:
         port, self._port = self._port, None
