@@ -313,7 +313,11 @@ def advertisement_data(advertisement: Advertisement) -> AdvertisementData:
 
 
 class BumbleScanner(BaseBleakScanner):
-    """bleak's scanner interface on a Bumble central: reports the virtual air's advertisers."""
+    """bleak's scanner interface on a Bumble central: reports the virtual air's advertisers.
+
+    Like a real adapter, a central scans or not: stopping one scanner stops the
+    scan for any other scanner sharing that central.
+    """
 
     def __init__(
         self,

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from typing import TYPE_CHECKING
 
 from eboard960.errors import TransportError
+
+if TYPE_CHECKING:
+    from eboard960.ble.scan import FoundBoard
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,7 +36,7 @@ def main(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _scan(timeout: float, emulated: list[str]) -> list:
+async def _scan(timeout: float, emulated: list[str]) -> list[FoundBoard]:
     from eboard960.ble.scan import scan
 
     if not emulated:
