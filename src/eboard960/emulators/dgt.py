@@ -112,6 +112,8 @@ class ClockModel:
     def __init__(self, kind: str = "3000", *, white_side: str = "left") -> None:
         if kind not in ("3000", "xl"):
             raise ScenarioError(f"the emulated clock is a '3000' or an 'xl', not {kind!r}")
+        if white_side not in ("left", "right"):
+            raise ScenarioError(f"white sits at the 'left' or 'right', not {white_side!r}")
         self.kind = kind
         self.white_side = white_side
         self.left = self.right = 300.0

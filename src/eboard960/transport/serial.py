@@ -99,11 +99,9 @@ class SerialTransport:
         self._stop.clear()
         try:
             self._fd = port.fileno()
-        except (AttributeError, OSError, serial.SerialException):
-            self._fd = None
-        if self._fd is not None:
             loop.add_reader(self._fd, self._on_readable)
-        else:
+        except (AttributeError, OSError, NotImplementedError, serial.SerialException):
+            self._fd = None  # no descriptor, or a loop that cannot watch one (Windows)
             self._thread = threading.Thread(target=self._read_thread, name=f"read {self.url}",
                                             daemon=True)
             self._thread.start()
