@@ -296,3 +296,21 @@ def test_set_and_run_round_trips_through_the_firmware_decoder(
     command: dgt_clock.ClockSetAndRun,
 ) -> None:
     assert DgtCommandDecoder().receive_data(DgtCodec().send(command)) == [command]
+
+
+@pytest.mark.skipif(not SAMPLES.exists(), reason="shared samples not present")
+@pytest.mark.parametrize("name", ["dgt_0000", "dgt_0003"])
+def test_samples_decode_into_the_expected_game(name: str) -> None:
+    """The codec's events (with the capture's button records) give the recognizer the game."""
+    recognizer = pytest.importorskip("eboard960.recognizer")
+    lines = [json.loads(line) for line in (SAMPLES / f"{name}.jsonl").read_text().splitlines()]
+    rec, codec = recognizer.Recognizer(lines[0]["start"]), DgtCodec()
+    for record in lines[1:]:
+        if "rx" in record:
+            for event in codec.receive_data(bytes.fromhex(record["rx"]), record["t"]):
+                rec.feed(event)
+        elif "button" in record:
+            rec.feed(events.ButtonPressed(button=record["button"], t=record["t"]))
+    rec.finish()
+    with open(SAMPLES / f"{name}.expected.pgn") as pgn:
+        assert rec.board.move_stack == list(chess.pgn.read_game(pgn).mainline_moves())
