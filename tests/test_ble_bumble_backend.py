@@ -130,3 +130,24 @@ def test_scanner_reports_name_service_and_hands_over_a_connectable_device() -> N
             assert client.services.get_service(NUS_SERVICE) is not None
 
     asyncio.run(scenario())
+
+
+def test_a_write_kind_the_characteristic_does_not_offer_is_refused() -> None:
+    async def scenario() -> None:
+        radio = VirtualRadio()
+        model = Echo()
+        gochess = BoardPeripheral(radio, PROFILES["gochess"], model)
+        await gochess.start()
+        central = await radio.central()
+        async with BleakClient(gochess.address, backend=BumbleClient, central=central) as client:
+            assert client.services.get_characteristic(NUS_RX).properties == [
+                "write-without-response"
+            ]
+            with pytest.raises(BleakError, match="GATT write failed"):
+                await client.write_gatt_char(NUS_RX, b"with", response=True)
+            await client.write_gatt_char(NUS_RX, b"without", response=False)
+            await client.read_gatt_char("2a00")  # a round trip: the write command has arrived
+        assert model.fed == [b"without"]
+        assert gochess.write_kinds == ["command"]
+
+    asyncio.run(scenario())

@@ -48,6 +48,7 @@ def test_it_is_a_transport_and_carries_a_pegasus_session() -> None:
             PiecePlaced(square=chess.E4),
         ]
         assert emulated.model.lit == {chess.E2, chess.E4}
+        assert set(emulated.peripheral.write_kinds) == {"command"}, "Pegasus: no response"
         await emulated.close()
 
     asyncio.run(scenario())
@@ -70,6 +71,7 @@ def test_long_commands_go_out_in_mtu_sized_pieces_with_the_profiles_write_mode()
         await peripheral.drain()
         assert [len(piece) for piece in peripheral.writes] == [20] * 8 + [7]
         assert b"".join(peripheral.writes) == command
+        assert set(peripheral.write_kinds) == {"request"}, "ChessLink writes with response"
         led_reply = codec.receive_data(await asyncio.wait_for(transport.read(), 2))
         assert [type(event).__name__ for event in led_reply] == ["LedsSet"]
         await transport.close()

@@ -32,10 +32,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Protocol
 
-from bumble import core, gatt
-from bumble.device import Connection
+from bumble import att, core, gatt, gatt_server
+from bumble.device import Connection, Device
 
 from eboard960.ble.bumble_backend import VirtualRadio
 from eboard960.ble.profiles import BoardProfile, GattCharacteristic
@@ -53,6 +54,44 @@ class FirmwareModel(Protocol):
     def feed(self, data: bytes) -> bytes:
         """Take bytes the app wrote; return the bytes the board answers with at once."""
         ...
+
+
+class _WriteCheckingServer(gatt_server.Server):
+    """Bumble's GATT server, refusing the kinds of write a characteristic does not offer.
+
+    Bumble accepts any write; real firmware answers a write request on a
+    characteristic without the WRITE property with "write not permitted" and
+    ignores a write command without WRITE_WITHOUT_RESPONSE. Each write's kind
+    is reported to `on_write_kind`, so tests can see which one a host used.
+    """
+
+    def __init__(self, device: Device, on_write_kind: Callable[[str], None]) -> None:
+        super().__init__(device)
+        self._on_write_kind = on_write_kind
+
+    def on_gatt_pdu(self, bearer: att.Bearer, att_pdu: att.ATT_PDU) -> None:
+        if isinstance(att_pdu, att.ATT_Write_Request | att.ATT_Write_Command):
+            request = isinstance(att_pdu, att.ATT_Write_Request)
+            needed = (
+                gatt.Characteristic.Properties.WRITE
+                if request
+                else gatt.Characteristic.Properties.WRITE_WITHOUT_RESPONSE
+            )
+            target = self.get_attribute(att_pdu.attribute_handle)
+            if isinstance(target, gatt.Characteristic) and not target.properties & needed:
+                if request:
+                    self.send_response(
+                        bearer,
+                        att.ATT_Error_Response(
+                            request_opcode_in_error=att_pdu.op_code,
+                            attribute_handle_in_error=att_pdu.attribute_handle,
+                            error_code=att.ATT_WRITE_NOT_PERMITTED_ERROR,
+                        ),
+                    )
+                return
+            if isinstance(target, gatt.Characteristic):
+                self._on_write_kind("request" if request else "command")
+        super().on_gatt_pdu(bearer, att_pdu)
 
 
 def _properties(spec: GattCharacteristic) -> gatt.Characteristic.Properties:
@@ -80,7 +119,13 @@ class BoardPeripheral:
         self.profile = profile
         self.model = model
         self.name = name or profile.emulated_name
+        self.writes: list[bytes] = []
+        """Every write the app made, in order (for tests and the wire log)."""
+        self.write_kinds: list[str] = []
+        """For each write to a characteristic, "request" (with response) or "command"."""
         self.device = radio.new_device(self.name)
+        self.device.gatt_server = _WriteCheckingServer(self.device, self.write_kinds.append)
+        self.device.add_default_services()  # GAP and GATT services, as on the replaced server
         if hasattr(model, "notify"):
             model.notify = self.send
         self._characteristics: dict[str, gatt.Characteristic] = {}
@@ -90,8 +135,6 @@ class BoardPeripheral:
         self._connected = asyncio.Event()
         self._advertising_lock = asyncio.Lock()
         self._readvertise: asyncio.Task[None] | None = None
-        self.writes: list[bytes] = []
-        """Every write the app made, in order (for tests and the wire log)."""
 
     @property
     def address(self) -> str:
