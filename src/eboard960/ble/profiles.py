@@ -7,6 +7,8 @@ A `BoardProfile` is the whole extension point shared by the three BLE layers:
   for the board's codec (`board` names it in `eboard960.protocols.CODECS`),
   and writes commands to `write`, with or without response as
   `write_with_response` says, cut into MTU-sized pieces;
+* `identifies_pieces` tells whether the board reports which piece stands
+  where (else presence only, and the recognizer infers the pieces);
 * the scanner (`eboard960.ble.scan`) recognises a board by the start of its
   advertised local name (`name_prefixes`) or, failing that, by an advertised
   service UUID that only this board uses;
@@ -69,6 +71,7 @@ class BoardProfile:
     notify_routes: tuple[tuple[bytes, str], ...] = ()
     manufacturer_data: tuple[int, bytes] | None = None
     unique_service: bool = False
+    identifies_pieces: bool = False
 
     @property
     def services(self) -> tuple[str, ...]:
@@ -122,6 +125,7 @@ PROFILES: dict[str, BoardProfile] = {
         name_prefixes=("MILLENNIUM CHESS",),
         emulated_name="MILLENNIUM CHESS",
         unique_service=True,
+        identifies_pieces=True,
     ),
     "chessnut": BoardProfile(
         board="chessnut",
@@ -143,6 +147,7 @@ PROFILES: dict[str, BoardProfile] = {
         notify_routes=((b"\x01\x24", _chessnut("8262")),),
         manufacturer_data=(0x4450, b"CS\x5b\x54\x25\x64\x00\x00"),
         unique_service=True,
+        identifies_pieces=True,
     ),
     "gochess": BoardProfile(
         board="gochess",
