@@ -41,8 +41,11 @@ async def _scan(timeout: float, emulated: list[str]) -> list[FoundBoard]:
 
     if not emulated:
         return await scan(timeout)
-    from eboard960.ble.bumble_backend import VirtualRadio, bumble_stack
-    from eboard960.ble.emulated import start_peripheral
+    try:
+        from eboard960.ble.bumble_backend import VirtualRadio, bumble_stack
+        from eboard960.ble.emulated import start_peripheral
+    except ImportError as error:
+        raise TransportError(f"emulated boards need Bumble (pip install bumble): {error}") from None
 
     radio = VirtualRadio()
     peripherals = [await start_peripheral(radio, board) for board in emulated]
