@@ -14,17 +14,19 @@ import chess
 class Segment:
     """Evidence gathered from the events since the board showed `base` (an occupancy)."""
 
-    __slots__ = ("base", "base_count", "lifted", "start", "together")
+    __slots__ = ("base", "base_count", "ever", "lifted", "start", "together")
 
     def __init__(self, base: chess.Bitboard, start: int = 0) -> None:
         self.base = base
         self.base_count = base.bit_count()
-        self.lifted: chess.Bitboard = 0
+        self.lifted: chess.Bitboard = 0  # since the board last showed `base`
+        self.ever: chess.Bitboard = 0  # since `base` was reached, touches included
         self.together: list[chess.Bitboard] = []
         self.start = start  # index of the first event that may belong to this segment
 
     def note_lift(self, square: chess.Square, occupied: chess.Bitboard) -> None:
         self.lifted |= chess.BB_SQUARES[square]
+        self.ever |= chess.BB_SQUARES[square]
         if occupied.bit_count() <= self.base_count - 2:
             vacated = self.base & ~occupied
             if not self.together or vacated != self.together[-1]:

@@ -79,7 +79,7 @@ def castling_evidence(shape: CastlingShape, segment: Segment) -> bool:
     return not (shape.rook_to == shape.king_from and not segment.was_lifted(shape.king_from))
 
 
-def _with_promotions(board: chess.Board, frm: chess.Square, to: chess.Square) -> list[chess.Move]:
+def with_promotions(board: chess.Board, frm: chess.Square, to: chess.Square) -> list[chess.Move]:
     piece = board.piece_type_at(frm)
     if piece == chess.PAWN and chess.BB_SQUARES[to] & chess.BB_BACKRANKS:
         return [move for p in PROMOTIONS if board.is_legal(move := chess.Move(frm, to, p))]
@@ -108,10 +108,10 @@ def matching_moves(
         frm = chess.lsb(vacated)
         if ours & vacated:
             if filled:
-                moves += _with_promotions(board, frm, chess.lsb(filled))
+                moves += with_promotions(board, frm, chess.lsb(filled))
             else:
                 for to in chess.scan_forward(segment.lifted & occupied & board.occupied_co[not board.turn]):
-                    moves += _with_promotions(board, frm, to)
+                    moves += with_promotions(board, frm, to)
     elif vacated.bit_count() == 2 and filled.bit_count() == 1 and board.ep_square is not None:
         to = chess.lsb(filled)
         if to == board.ep_square:

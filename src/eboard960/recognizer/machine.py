@@ -31,6 +31,7 @@ from eboard960.recognizer.explain import (
     is_partial,
     matching_moves,
     successors,
+    with_promotions,
 )
 from eboard960.recognizer.reports import (
     DrawClaimable,
@@ -154,9 +155,17 @@ class Recognizer:
         self._out = []
         if t is not None:
             self._t = t
+        self._commit_pending()
+        return self._out
+
+    def _commit_pending(self) -> None:
+        """The mover's clock or the end of input: the open move (or a latent capture) is final."""
         if self._open is not None:
             self._fire("commit")
-        return self._out
+        elif self.mode in (Mode.PLAYING, Mode.ILLEGAL) and (
+            latent := self._latent_capture(self._occupied, with_reply=False)
+        ):
+            self._commit_latent(latent)
 
     def games(self, headers: dict[str, str] | None = None) -> list[chess.pgn.Game]:
         """Every game seen so far as PGN, the current one last."""
@@ -208,8 +217,8 @@ class Recognizer:
         if button in PROMOTION_BUTTONS:
             self._promotion = (PROMOTION_BUTTONS[button], self._index)
             self._repromote()
-        elif button in CLOCK_BUTTONS and self._open is not None and CLOCK_BUTTONS[button] == self._board.turn:
-            self._fire("commit")
+        elif button in CLOCK_BUTTONS and CLOCK_BUTTONS[button] == self._board.turn:
+            self._commit_pending()
 
     def _snapshot(self, snapshot: BoardSnapshot) -> None:
         occupied = snapshot.occupied
@@ -264,6 +273,9 @@ class Recognizer:
         if verdict.trigger == "reply":
             self._fire("commit")
             verdict = self._classify(after_lift)
+        elif verdict.trigger == "latent":
+            self._commit_latent(verdict.move)
+            verdict = self._classify(after_lift)
         if verdict.trigger is None:
             return
         if verdict.trigger == "rest":
@@ -316,6 +328,8 @@ class Recognizer:
             if moved_king or moved_rook:
                 return Verdict("show_castling_half", move=shape.move, shape=shape)
             return NOTHING
+        if self._open is None and (latent := self._latent_capture(occupied, with_reply=True)):
+            return Verdict("latent", move=latent)
         reference = self.expected
         count, expected_count = occupied.bit_count(), reference.occupied.bit_count()
         if count > expected_count or count < expected_count - 1 or (after_lift and count < expected_count):
@@ -334,8 +348,10 @@ class Recognizer:
         open_move = self._open
         if open_move is None:
             return True
-        if self._open_kind != "show_move" and move is not None and self._board.is_castling(move):
-            return True
+        if move is not None and self._board.is_castling(move):
+            shape = next(s for s in self._shapes if s.move == move)
+            if open_move.from_square in (shape.king_from, shape.rook_from):
+                return True  # the castling king or rook moved first: only its side can finish
         targets = chess.BB_SQUARES[open_move.to_square]
         if self._board.is_castling(open_move):
             shape = next(s for s in self._shapes if s.move == open_move)
@@ -356,6 +372,33 @@ class Recognizer:
                 self._set_open(move)
                 self._segment_open = segment
                 return
+
+    def _latent_capture(self, occupied: chess.Bitboard, with_reply: bool) -> chess.Move | None:
+        """A capture whose piece landed before its origin emptied, so that the board looked touched.
+
+        Presence sensors show "lift victim, place, lift capturer" as a touch and a lift; only
+        what follows tells: the other side's complete reply, or the mover's clock, or the end.
+        """
+        board = self._board
+        victims = self._segment.ever & ~self._segment.lifted & occupied & board.occupied_co[not board.turn]
+        origins = board.occupied & ~occupied & board.occupied_co[board.turn]
+        for frm in chess.scan_forward(origins if victims else 0):
+            for to in chess.scan_forward(victims):
+                for move in with_promotions(board, frm, to):
+                    after = board.copy(stack=False)
+                    after.push(move)
+                    if with_reply and matching_moves(after, occupied, self._segment, castling_shapes(after)):
+                        return move
+                    if not with_reply and after.occupied == occupied:
+                        return move
+        return None
+
+    def _commit_latent(self, move: chess.Move) -> None:
+        segment = self._segment
+        self._verdict = Verdict("show_move", move=move)
+        self._fire("show_move")
+        self._fire("commit")
+        self._segment = segment
 
     def _rest_at(self, board: chess.Board, trigger: str) -> Verdict:
         """The board shows `board` again, unless the pieces it identifies say a capture is under way."""

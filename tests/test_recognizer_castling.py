@@ -1,0 +1,116 @@
+"""Castling in every order people use, for every Chess960 position and both wings."""
+
+from __future__ import annotations
+
+import chess
+import pytest
+
+from eboard960.choreography import castling_orders
+from eboard960.recognizer import MoveProvisional, Recognizer
+
+
+def open_wing(number: int, a_side: bool) -> chess.Board:
+    """Position `number` with only the kings and one wing's rooks left on the back ranks."""
+    board = chess.Board.from_chess960_pos(number)
+    for rank in (0, 7):
+        king = board.king(chess.WHITE if rank == 0 else chess.BLACK)
+        for file in range(8):
+            square = chess.square(file, rank)
+            piece = board.piece_type_at(square)
+            wing_rook = piece == chess.ROOK and (square < king if a_side else square > king) if rank == 0 \
+                else piece == chess.ROOK and (file < chess.square_file(king)) == a_side
+            if piece != chess.KING and not wing_rook:
+                board.remove_piece_at(square)
+    return board
+
+
+def castling(board: chess.Board, a_side: bool) -> chess.Move:
+    return next(
+        move for move in board.generate_castling_moves()
+        if (move.to_square < move.from_square) == a_side
+    )
+
+
+def replay(start: chess.Board, steps: list) -> list[chess.Move]:
+    recognizer = Recognizer(start)
+    reports = []
+    for step in steps:
+        reports += recognizer.feed(step)
+    reports += recognizer.finish()
+    return [report.move for report in reports if report.kind == "move"]
+
+
+@pytest.mark.parametrize("number", range(960))
+def test_every_castling_order_in_every_position(number: int) -> None:
+    for a_side in (True, False):
+        start = open_wing(number, a_side)
+        white = castling(start, a_side)
+        after_white = start.copy()
+        after_white.push(white)
+        black = castling(after_white, a_side)
+        white_orders = castling_orders(start, white)
+        black_orders = castling_orders(after_white, black)
+        for order, steps in white_orders.items():
+            black_steps = black_orders.get(order) or black_orders["eboard"]
+            assert replay(start, steps + black_steps) == [white, black], (number, a_side, order)
+
+
+def test_first_half_that_is_an_ordinary_move_is_provisional_then_committed_as_played() -> None:
+    # king b1 beside its a-side rook: the castling king step b1-c1 is also an ordinary move
+    start = chess.Board("rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1", chess960=True)
+    recognizer = Recognizer(start)
+    reports = recognizer.feed(chess_lift("b1")) + recognizer.feed(chess_place("c1"))
+    assert [type(r) for r in reports] == [MoveProvisional]
+    assert reports[0].castling == chess.Move.from_uci("b1a1")
+    # the other side begins: the king step is final as an ordinary move
+    reports = recognizer.feed(chess_lift("e7")) + recognizer.feed(chess_place("e5")) + recognizer.finish()
+    assert [r.san for r in reports if r.kind == "move"] == ["Kc1", "e5"]
+
+
+def test_first_half_then_the_rook_becomes_one_castling() -> None:
+    start = chess.Board("rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1", chess960=True)
+    recognizer = Recognizer(start)
+    for step in (chess_lift("b1"), chess_place("c1"), chess_lift("a1"), chess_place("d1")):
+        recognizer.feed(step)
+    assert [r.san for r in recognizer.finish()] == ["O-O-O"]
+
+
+def test_king_and_rook_in_hand_together_put_back_is_a_transposition_castling() -> None:
+    # king f1, rook g1: h-side castling swaps them, the occupancy does not change
+    start = chess.Board("4rkr1/pppppppp/8/8/8/8/PPPPPPPP/4RKR1 w KQkq - 0 1", chess960=True)
+    steps = [chess_lift("f1"), chess_lift("g1"), chess_place("g1"), chess_place("f1")]
+    assert [m.uci() for m in replay(start, steps)] == ["f1g1"]
+    # the same two pieces touched one after the other are only touches
+    touches = [chess_lift("f1"), chess_place("f1"), chess_lift("g1"), chess_place("g1")]
+    assert replay(start, touches) == []
+
+
+def test_king_only_and_rook_only_castling_are_recognised_at_once() -> None:
+    # king e1 with its h-side rook already on f1: O-O is a king move over the rook
+    king_only = chess.Board("4kr2/pppppppp/8/8/8/8/PPPPPPPP/4KR2 w Kk - 0 1", chess960=True)
+    assert replay(king_only, [chess_lift("e1"), chess_place("g1")]) == [chess.Move.from_uci("e1f1")]
+    # king g1 with its rook on h1: O-O is a rook move over the king
+    rook_only = chess.Board("6kr/pppppppp/8/8/8/8/PPPPPPPP/6KR w Kk - 0 1", chess960=True)
+    assert replay(rook_only, [chess_lift("h1"), chess_place("f1")]) == [chess.Move.from_uci("g1h1")]
+
+
+def test_castling_through_check_is_not_recognised() -> None:
+    # a black rook on f8 attacks f1: White may not castle h-side through f1
+    board = chess.Board("5r1k/8/8/8/8/8/8/4K2R w K - 0 1", chess960=True)
+    steps = [chess_lift("e1"), chess_lift("h1"), chess_place("f1"), chess_place("g1")]
+    recognizer = Recognizer(board)
+    reports = [r for step in steps for r in recognizer.feed(step)] + recognizer.finish()
+    assert {r.kind for r in reports} == {"illegal"}
+    assert reports[-1].describe() == "empty f1, g1; fill e1, h1"
+
+
+def chess_lift(name: str):
+    from eboard960.events import PieceLifted
+
+    return PieceLifted(square=chess.parse_square(name))
+
+
+def chess_place(name: str):
+    from eboard960.events import PiecePlaced
+
+    return PiecePlaced(square=chess.parse_square(name))

@@ -1,0 +1,74 @@
+"""Random legal Chess960 games, made by random human event orders, replay to the same moves."""
+
+from __future__ import annotations
+
+import random
+
+import chess
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from eboard960.choreography import human_game, random_game
+from eboard960.recognizer import Recognizer
+
+
+def recognised(start: chess.Board, events: list) -> list[chess.Move]:
+    recognizer = Recognizer(start)
+    reports = [report for event in events for report in recognizer.feed(event)]
+    reports += recognizer.finish()
+    return [report.move for report in reports if report.kind == "move"]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(number=st.integers(0, 959), seed=st.integers(0, 2**32 - 1),
+       noise=st.sampled_from([0.0, 0.2, 0.5]), clock=st.sampled_from([0.0, 0.5, 1.0]))
+def test_random_games_made_by_hand_replay_exactly(number: int, seed: int, noise: float, clock: float) -> None:
+    rng = random.Random(seed)
+    start = chess.Board.from_chess960_pos(number)
+    moves = random_game(start, rng, max_plies=80)
+    events = human_game(start, moves, rng, noise_rate=noise, clock_rate=clock)
+    assert recognised(start, events) == moves
+
+
+@settings(max_examples=25, deadline=None)
+@given(number=st.integers(0, 959), seed=st.integers(0, 2**32 - 1))
+def test_events_of_one_move_may_arrive_in_any_order_the_board_allows(number: int, seed: int) -> None:
+    """Each single move, with its lifts and places shuffled but never a place on an occupied square.
+
+    Castlings keep the orders of `castling_orders` (tested exhaustively elsewhere): a shuffle
+    could report a piece's arrival before its own departure from a square two moves away.
+    """
+    rng = random.Random(seed)
+    start = chess.Board.from_chess960_pos(number)
+    moves = random_game(start, rng, max_plies=40)
+    board = start.copy()
+    events = []
+    for move in moves:
+        steps = human_game(board, [move], rng, noise_rate=0.0, clock_rate=1.0)
+        shuffled = steps[:-1] if board.is_castling(move) else _physical_shuffle(board, steps[:-1], rng)
+        events += [*shuffled, steps[-1]]
+        board.push(move)
+    assert recognised(start, events) == moves
+
+
+def _physical_shuffle(board: chess.Board, steps: list, rng: random.Random) -> list:
+    """A random order of `steps` in which no piece lands on an occupied square and no square
+    is emptied twice: what some sensor board could report."""
+    occupied = board.occupied
+    remaining = list(steps)
+    order = []
+    while remaining:
+        doable = [s for s in remaining if _doable(s, occupied)]
+        step = rng.choice(doable) if doable else remaining[0]
+        remaining.remove(step)
+        bit = chess.BB_SQUARES[step.square]
+        occupied = occupied & ~bit if step.__class__.__name__ == "PieceLifted" else occupied | bit
+        order.append(step)
+    return order
+
+
+def _doable(step, occupied: int) -> bool:
+    bit = chess.BB_SQUARES[step.square]
+    if step.__class__.__name__ == "PieceLifted":
+        return bool(occupied & bit)
+    return not occupied & bit
