@@ -319,3 +319,27 @@ def test_commands_sent_while_the_link_is_down_arrive_after_reconnect() -> None:
         ]
 
     asyncio.run(scenario())
+
+
+def test_resync_after_a_quiet_spell_repairs_dropped_updates() -> None:
+    start, moves = 200, castling_game(200, 20, 5)
+
+    async def scenario() -> tuple[list[object], DgtFirmware, chess.Board]:
+        model = DgtFirmware(start=start, faults=Faults(drop=0.4, seed=1))
+        async with PtyRunner(model) as runner:
+            board = Board(DgtCodec, lambda: SerialTransport(runner.path), resync_after=0.02)
+            async with board:
+                listener = Listener(board)
+                await listener.wait_for(lambda: listener.count(BoardSnapshot) == 1)
+                chessboard = chess.Board.from_chess960_pos(start)
+                for move in moves:  # some moves lose every update; a later one's resync repairs
+                    runner.send(model.play_move(chessboard, move))
+                    chessboard.push(move)
+                await listener.wait_for(lambda: view(listener.events) == chessboard.piece_map())
+        return listener.events, model, chessboard
+
+    events, model, chessboard = asyncio.run(scenario())
+    assert model.board() == chess.BaseBoard(chessboard.board_fen())
+    requests = model.commands_seen.count(RequestBoard())
+    assert 1 < requests <= len(moves) + 1
+    assert sum(isinstance(e, BoardSnapshot) for e in events) == requests

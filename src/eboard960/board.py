@@ -15,6 +15,10 @@ so a command the protocol cannot express fails at the caller. Commands sent
 while the link is down wait for the next connection. With a capture writer
 every chunk in and out is recorded (`rx`/`tx`) with the link changes.
 
+With `resync_after=S` the Board also asks for the whole board once the
+board has been quiet for S seconds after reporting a square change, as DGT
+hosts do (a quarter of a second on USB) to repair a lost or garbled update.
+
 Time and sleeping are injected (`clock`, `sleep`) so tests need not wait.
 """
 
@@ -30,7 +34,7 @@ from typing import Any, Protocol
 
 from eboard960.commands import EnableUpdates, RequestBoard
 from eboard960.errors import TransportError
-from eboard960.events import LinkChanged
+from eboard960.events import LinkChanged, PieceLifted, PiecePlaced
 from eboard960.protocols import Codec
 from eboard960.transport import Transport
 
@@ -75,6 +79,7 @@ class Board:
         hello: Sequence[object] = (EnableUpdates(), RequestBoard()),
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Any] = asyncio.sleep,
+        resync_after: float | None = None,
     ) -> None:
         self._new_codec = codec
         self._encoder = codec()
@@ -84,6 +89,8 @@ class Board:
         self._hello = tuple(hello)
         self._clock = clock
         self._sleep = sleep
+        self._resync_after = resync_after
+        self._resync: asyncio.TimerHandle | None = None
         self._t0 = clock()
         self._events: asyncio.Queue[Any] = asyncio.Queue()
         self._outbox: asyncio.Queue[bytes] = asyncio.Queue()
@@ -178,6 +185,8 @@ class Board:
             for task in done:
                 task.result()
         finally:
+            if self._resync is not None:
+                self._resync.cancel()
             for task in (writer, reader):
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, TransportError):
@@ -190,8 +199,18 @@ class Board:
             wire.debug("rx %s", data.hex(" "))
             if self._capture is not None:
                 self._capture.rx(t, data)
+            changed = False
             for event in codec.receive_data(data, t):
                 self._events.put_nowait(event)
+                changed = changed or isinstance(event, PieceLifted | PiecePlaced)
+            if changed and self._resync_after is not None:
+                if self._resync is not None:
+                    self._resync.cancel()
+                self._resync = asyncio.get_running_loop().call_later(
+                    self._resync_after, self._ask_for_the_board)
+
+    def _ask_for_the_board(self) -> None:
+        self._outbox.put_nowait(self._encoder.send(RequestBoard()))
 
     async def _write_loop(self, transport: Transport) -> None:
         while True:
