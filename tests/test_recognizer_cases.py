@@ -1,0 +1,185 @@
+"""What people do at a sensor board, case by case: the behaviours the spec names."""
+
+from __future__ import annotations
+
+import chess
+
+from eboard960.events import BoardSnapshot, ButtonPressed, PieceLifted, PiecePlaced
+from eboard960.recognizer import Recognizer
+from eboard960.recognizer.table import REFUSED, TRANSITIONS, TRIGGERS, Mode
+
+
+def lift(name: str) -> PieceLifted:
+    return PieceLifted(square=chess.parse_square(name))
+
+
+def place(name: str, piece: str | None = None) -> PiecePlaced:
+    return PiecePlaced(square=chess.parse_square(name), piece=chess.Piece.from_symbol(piece) if piece else None)
+
+
+def press(button: str) -> ButtonPressed:
+    return ButtonPressed(button=button)
+
+
+def run(start, events, finish=True):
+    recognizer = Recognizer(start)
+    reports = [report for event in events for report in recognizer.feed(event)]
+    if finish:
+        reports += recognizer.finish()
+    return recognizer, reports
+
+
+def sans(reports) -> list[str]:
+    return [r.san for r in reports if r.kind == "move"]
+
+
+def test_captures_victim_first_and_last() -> None:
+    start = chess.Board("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", chess960=True)
+    assert sans(run(start, [lift("d5"), lift("e4"), place("d5")])[1]) == ["exd5"]
+    assert sans(run(start, [lift("e4"), lift("d5"), place("d5")])[1]) == ["exd5"]
+
+
+def test_en_passant_in_every_order() -> None:
+    start = chess.Board("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", chess960=True)
+    steps = [lift("e5"), lift("d5"), place("d6")]
+    import itertools
+
+    for order in itertools.permutations(steps):
+        assert sans(run(start, list(order))[1]) == ["exd6"], order
+
+
+def test_promotion_piece_by_button_before_after_by_report_and_default() -> None:
+    start = chess.Board("8/4P3/8/8/8/8/k7/4K3 w - - 0 1", chess960=True)
+    assert sans(run(start, [lift("e7"), place("e8")])[1]) == ["e8=Q"]
+    assert sans(run(start, [press("promote_n"), lift("e7"), place("e8")])[1]) == ["e8=N"]
+    assert sans(run(start, [lift("e7"), place("e8"), press("promote_r")])[1]) == ["e8=R"]
+    assert sans(run(start, [lift("e7"), place("e8", "B")])[1]) == ["e8=B"]
+
+
+def test_touch_and_bounce_change_nothing() -> None:
+    _, reports = run(518, [lift("g1"), place("g1"), lift("e2"), place("e2")])
+    assert reports == []
+
+
+def test_place_before_lift_and_slide() -> None:
+    assert sans(run(518, [place("e4"), lift("e2")])[1]) == ["e4"]
+    # a rook sliding a1-a2 is impossible at the start; slide a queen over e2 after 1.e4 e5
+    events = [lift("e2"), place("e4"), lift("e7"), place("e5"),
+              lift("d1"), place("e2"), lift("e2"), place("f3"), lift("f3"), place("g4")]
+    assert sans(run(518, events)[1]) == ["e4", "e5", "Qg4"]
+
+
+def test_correction_before_the_other_side_moves() -> None:
+    assert sans(run(518, [lift("g1"), place("f3"), lift("f3"), place("h3")])[1]) == ["Nh3"]
+
+
+def test_illegal_move_is_reported_with_squares_to_fix_and_never_recorded() -> None:
+    recognizer, reports = run(518, [lift("e2"), place("e5")], finish=False)
+    assert [r.kind for r in reports] == ["illegal"]
+    assert reports[0].describe() == "empty e5; fill e2"
+    assert recognizer.mode is Mode.ILLEGAL
+    reports = recognizer.feed(lift("e5")) + recognizer.feed(place("e2"))
+    assert [r.kind for r in reports] == ["restored"]
+    reports = recognizer.feed(lift("e2")) + recognizer.feed(place("e4")) + recognizer.finish()
+    assert sans(reports) == ["e4"]
+
+
+def test_takeback_of_the_last_move_and_switched_off() -> None:
+    events = [lift("e2"), place("e4"), press("white"), lift("e4"), place("e2")]
+    recognizer, reports = run(518, events)
+    assert [r.kind for r in reports] == ["move", "takeback"]
+    assert recognizer.board.move_stack == []
+    no_takebacks = Recognizer(518, takebacks=False)
+    kinds = [r.kind for e in events for r in no_takebacks.feed(e)]
+    assert kinds == ["move", "new_game"]  # the start occupancy again, by events that are no move
+
+
+def test_new_game_when_the_pieces_are_set_up_again() -> None:
+    events = [lift("e2"), place("e4"), lift("e7"), place("e5"), lift("g1"), place("f3"),
+              press("white"), lift("e4"), place("e2"), lift("e5"), place("e7")]
+    recognizer, reports = run(518, events, finish=False)
+    reports = recognizer.feed(lift("f3")) + recognizer.feed(place("g1"))
+    assert [r.kind for r in reports][-1] == "new_game"
+    assert recognizer.board.move_stack == []
+    assert [len(list(g.mainline_moves())) for g in recognizer.games()] == [3, 0]
+
+
+def test_a_legal_move_back_to_the_start_occupancy_is_a_move() -> None:
+    events = [lift("g1"), place("f3"), lift("g8"), place("f6"), lift("f3"), place("g1"),
+              lift("f6"), place("g8")]
+    assert sans(run(518, events)[1]) == ["Nf3", "Nf6", "Ng1", "Ng8"]
+
+
+def test_game_over_and_nothing_recorded_after() -> None:
+    # fool's mate
+    events = [lift("f2"), place("f3"), lift("e7"), place("e5"), lift("g2"), place("g4"),
+              lift("d8"), place("h4"), press("black"), lift("a2"), place("a3")]
+    recognizer, reports = run(518, events)
+    assert sans(reports) == ["f3", "e5", "g4", "Qh4#"]
+    assert [r.result for r in reports if r.kind == "game_over"] == ["0-1"]
+    assert recognizer.mode is Mode.GAME_OVER
+
+
+def test_threefold_repetition_is_claimable_and_play_goes_on() -> None:
+    shuffle = [lift("g1"), place("f3"), lift("g8"), place("f6"), lift("f3"), place("g1"),
+               lift("f6"), place("g8")]
+    _, reports = run(518, shuffle * 2 + [lift("e2"), place("e4")])
+    assert [r.reason for r in reports if r.kind == "claimable"] == ["threefold repetition"]
+    assert sans(reports)[-1] == "e4"
+
+
+def test_resync_snapshot_accepts_moves_made_while_disconnected() -> None:
+    board = chess.Board()
+    recognizer = Recognizer(518)
+    board.push_san("e4")
+    board.push_san("c5")
+    reports = recognizer.feed(BoardSnapshot.from_board(board)) + recognizer.finish()
+    assert sans(reports) == ["e4", "c5"]
+    unchanged = recognizer.feed(BoardSnapshot.from_board(board))
+    assert unchanged == []
+
+
+def test_resync_snapshot_that_no_legal_moves_explain_is_misplaced() -> None:
+    recognizer = Recognizer(518)
+    board = chess.Board()
+    board.remove_piece_at(chess.D1)
+    reports = recognizer.feed(BoardSnapshot.from_board(board))
+    assert [r.kind for r in reports] == ["illegal"]
+    assert reports[0].describe() == "fill d1"
+
+
+def test_a_board_turned_round_is_detected_from_the_identified_start() -> None:
+    turned = chess.Board().transform(chess.flip_vertical).transform(chess.flip_horizontal)
+    recognizer = Recognizer(518)
+    assert recognizer.feed(BoardSnapshot(occupied=turned.occupied, pieces=turned.piece_map())) == []
+    assert recognizer.rotated
+    # the board reports e2-e4 as seen from the other side: d7-d5 in its own numbering
+    reports = recognizer.feed(lift("d7")) + recognizer.feed(place("d5")) + recognizer.finish()
+    assert sans(reports) == ["e4"]
+
+
+def test_chess960_pgn_carries_the_start_position() -> None:
+    _, reports = run(0, [lift("e2"), place("e4")])
+    recognizer, _ = run(0, [lift("e2"), place("e4")])
+    game = recognizer.pgn({"White": "A"})
+    assert game.headers["Variant"] == "Chess960"
+    assert game.headers["FEN"].startswith("bbqnnrkr/")
+    assert game.headers["White"] == "A"
+
+
+def test_the_mode_table_names_real_methods_and_covers_every_pair() -> None:
+    recognizer = Recognizer(518)
+    for line in TRANSITIONS:
+        for key in ("after", "conditions", "unless"):
+            names = line.get(key, [])
+            for name in [names] if isinstance(names, str) else names:
+                assert callable(getattr(recognizer, name)), name
+    handled = set()
+    for line in TRANSITIONS:
+        sources = line["source"] if isinstance(line["source"], list) else [line["source"]]
+        handled |= {(mode, line["trigger"]) for mode in sources}
+    every = {(mode, trigger) for mode in Mode for trigger in TRIGGERS}
+    assert handled | REFUSED == every
+    assert not handled & REFUSED
+    reachable = {Mode.PLAYING} | {line["dest"] for line in TRANSITIONS}
+    assert reachable == set(Mode)
