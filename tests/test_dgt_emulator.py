@@ -259,3 +259,30 @@ def test_place_with_an_empty_hand_is_refused() -> None:
     model.place(chess.E4)
     with pytest.raises(ScenarioError, match="no piece in hand"):
         model.place(chess.E5)
+
+
+def test_the_move_log_records_power_up_pieces_moves_and_lever_presses() -> None:
+    model = DgtFirmware(start=518, clock=ClockModel("3000"))
+    host = Host(model)
+    host.send(ClockSetAndRun(left=125, right=3723, left_running=True))
+    model.play_move(chess.Board(), chess.Move.from_uci("g1f3"))
+    model.press("white")
+    (log,) = host.send(dgt.RequestEeMoves())
+    records = log.records()
+    assert records[:4] == [dgt.LogTag(name="nop")] * 3 + [dgt.LogTag(name="power_up")]
+    pieces = [r for r in records[4:36] if isinstance(r, dgt.LogPiece)]
+    assert {r.square for r in pieces} == set(chess.Board().piece_map())
+    assert records[36:] == [
+        dgt.LogPiece(square=chess.G1, code=0), dgt.LogPiece(square=chess.F3, code=3),
+        dgt.LogClock(left=True, seconds=125), dgt.LogTag(name="eof"),
+    ]
+
+
+def test_a_log_record_cut_off_at_the_end_is_left_out() -> None:
+    assert dgt.parse_log(bytes([0x6A, 0x41, 0x0C, 0x62, 0x15])) == [
+        dgt.LogTag(name="power_up"), dgt.LogPiece(square=chess.E7, code=1),
+    ]
+    assert dgt.parse_log(bytes([0x79, 0x59, 0x59, 0x52, 0x3F])) == [
+        dgt.LogClock(left=True, seconds=9 * 3600 + 59 * 60 + 59),
+        dgt.LogPiece(square=chess.H1, code=2, quick=True),
+    ]

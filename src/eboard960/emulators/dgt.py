@@ -408,6 +408,7 @@ class DgtFirmware:
             raise ScenarioError("this emulated board has no clock to press")
         if button in ("white", "black"):
             self.clock.lever(button)
+            self._log_clock(self.clock, pressed_left=self.clock.right_lever_up)
             if self.mode not in _CLOCK_MODES:
                 return b""
             return self._times(self.clock, force=True)
@@ -436,7 +437,17 @@ class DgtFirmware:
         return out
 
     def _log_change(self, field: int, code: int) -> None:
-        self._log += bytes((0x40 | code, field))
+        self._append_log(bytes((0x40 | code, field)))
+
+    def _log_clock(self, clock: ClockModel, *, pressed_left: bool) -> None:
+        """The pressing side's time, as the log keeps it: hours, then BCD minutes and seconds."""
+        seconds = int(clock.left if pressed_left else clock.right)
+        minutes, secs = seconds // 60 % 60, seconds % 60
+        self._append_log(bytes((0x60 | pressed_left << 4 | min(seconds // 3600, 9),
+                                (minutes // 10) << 4 | minutes % 10, (secs // 10) << 4 | secs % 10)))
+
+    def _append_log(self, record: bytes) -> None:
+        self._log += record
         del self._log[: max(0, len(self._log) + 1 - LOG_SIZE)]
 
     def _emit(self, message: bytes) -> bytes:

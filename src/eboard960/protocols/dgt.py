@@ -331,10 +331,72 @@ class Battery:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class EeMoves:
-    """The raw move log, oldest record first, ending with 0x6B."""
+    """The raw move log, oldest record first, ending with 0x6B; `records()` reads it."""
 
     data: bytes
     t: float = 0.0
+
+    def records(self, rotated: bool = False) -> list[LogRecord]:
+        return parse_log(self.data, rotated)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LogPiece:
+    """A square's content changed (`code` 0 = emptied); `quick` if < ~250 ms after the last."""
+
+    square: chess.Square
+    code: int
+    quick: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LogClock:
+    """A clock reading written when the lever moved."""
+
+    left: bool
+    seconds: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LogTag:
+    """A one-byte event: power_up, eof, begin_pos, begin_pos_rotated, nop, ..."""
+
+    name: str
+
+
+LogRecord = LogPiece | LogClock | LogTag
+
+LOG_TAGS: dict[int, str] = {
+    0x6A: "power_up", 0x6B: "eof", 0x6C: "four_rows", 0x6D: "empty_board", 0x6E: "downloaded",
+    0x6F: "begin_pos", 0x7A: "begin_pos_rotated", 0x7B: "start_tag", 0x7C: "watchdog",
+    0x7D: "reserved", 0x7E: "reserved", 0x7F: "nop", 0x00: "nop",
+}
+
+
+def parse_log(data: bytes, rotated: bool = False) -> list[LogRecord]:
+    """The records of a move log; a record cut off at the end is left out."""
+    records: list[LogRecord] = []
+    i = 0
+    while i < len(data):
+        first = data[i]
+        if 0x40 <= first <= 0x5F:
+            if i + 1 >= len(data) or data[i + 1] > 63:
+                break
+            records.append(LogPiece(square=square_of(data[i + 1], rotated), code=first & 0x0F,
+                                    quick=bool(first & 0x10)))
+            i += 2
+        elif first & 0x60 == 0x60 and first & 0x0F <= 9 and first < 0x80:
+            if i + 2 >= len(data):
+                break
+            minutes, secs = data[i + 1], data[i + 2]
+            seconds = ((first & 0x0F) * 3600 + ((minutes >> 4) * 10 + (minutes & 0x0F)) * 60
+                       + (secs >> 4) * 10 + (secs & 0x0F))
+            records.append(LogClock(left=bool(first & 0x10), seconds=seconds))
+            i += 3
+        else:
+            records.append(LogTag(name=LOG_TAGS.get(first, f"0x{first:02x}")))
+            i += 1
+    return records
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
