@@ -14,7 +14,8 @@ def lift(name: str) -> PieceLifted:
 
 
 def place(name: str, piece: str | None = None) -> PiecePlaced:
-    return PiecePlaced(square=chess.parse_square(name), piece=chess.Piece.from_symbol(piece) if piece else None)
+    identified = chess.Piece.from_symbol(piece) if piece else None
+    return PiecePlaced(square=chess.parse_square(name), piece=identified)
 
 
 def press(button: str) -> ButtonPressed:
@@ -159,7 +160,6 @@ def test_a_board_turned_round_is_detected_from_the_identified_start() -> None:
 
 
 def test_chess960_pgn_carries_the_start_position() -> None:
-    _, reports = run(0, [lift("e2"), place("e4")])
     recognizer, _ = run(0, [lift("e2"), place("e4")])
     game = recognizer.pgn({"White": "A"})
     assert game.headers["Variant"] == "Chess960"
