@@ -21,14 +21,25 @@ import contextlib
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 import chess
 
 from eboard960.emulators.dgt import ClockModel, DgtFirmware, ScenarioError
-from eboard960.emulators.pty import PtyRunner
+from eboard960.emulators.pty import FirmwareModel, PtyRunner
 from eboard960.errors import Eboard960Error
 
 BAUD = {"dgt": 9600, "chesslink": 38400}
+
+
+class ScriptableModel(FirmwareModel, Protocol):
+    """A firmware model with hands: what a script drives (`press` is optional)."""
+
+    def lift(self, square: chess.Square) -> bytes: ...
+
+    def place(self, square: chess.Square, piece: chess.Piece | None = None) -> bytes: ...
+
+    def play_move(self, board: chess.Board, move: chess.Move) -> bytes: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +107,7 @@ def _step(number: int, words: list[str], board: chess.Board) -> Step:
     raise ValueError("expected move/lift/place/press/wait with its argument")
 
 
-def _model(args: argparse.Namespace) -> object:
+def _model(args: argparse.Namespace) -> ScriptableModel:
     if not 0 <= args.position <= 959:
         raise ScenarioError(f"--position must be 0..959, not {args.position}")
     if args.board == "chesslink":
@@ -107,27 +118,28 @@ def _model(args: argparse.Namespace) -> object:
     return DgtFirmware(start=args.position, clock=clock)
 
 
-async def _perform(model: object, runner: PtyRunner, step: Step) -> None:
+async def _perform(model: ScriptableModel, runner: PtyRunner, step: Step) -> None:
     try:
         match step.action:
             case "wait":
                 await asyncio.sleep(step.seconds)
             case "move":
-                runner.send(model.play_move(step.board, step.move))  # type: ignore[attr-defined]
+                runner.send(model.play_move(step.board, step.move))
             case "lift":
-                runner.send(model.lift(step.square))  # type: ignore[attr-defined]
+                runner.send(model.lift(step.square))
             case "place":
-                runner.send(model.place(step.square, step.piece))  # type: ignore[attr-defined]
+                runner.send(model.place(step.square, step.piece))
             case "press":
-                if not hasattr(model, "press"):
+                press = getattr(model, "press", None)
+                if press is None:
                     raise ScenarioError("this board has no clock buttons")
-                runner.send(model.press(step.button))
+                runner.send(press(step.button))
     except Eboard960Error as error:
         raise ScenarioError(f"script line {step.line}: {error}") from None
 
 
-async def _serve(model: object, steps: list[Step], byte_time: float) -> None:
-    async with PtyRunner(model, byte_time=byte_time) as runner:  # type: ignore[arg-type]
+async def _serve(model: ScriptableModel, steps: list[Step], byte_time: float) -> None:
+    async with PtyRunner(model, byte_time=byte_time) as runner:
         print(runner.path, flush=True)
         print(f"serving an emulated board on {runner.path}; Ctrl-C stops it",
               file=sys.stderr, flush=True)

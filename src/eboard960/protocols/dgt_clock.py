@@ -79,7 +79,7 @@ class ClockText:
 class ClockSegments:
     """Show six seven-segment digits on a DGT XL, positions A..F left to right."""
 
-    segments: tuple[int, int, int, int, int, int]
+    segments: tuple[int, ...]
     icons: int = 0
     beep: bool = False
 
@@ -92,7 +92,7 @@ class ClockSegments:
             bits = tuple(SEGMENTS[char] for char in text.lower().ljust(6))
         except KeyError as error:
             raise DgtError(f"a DGT XL cannot show the character {error.args[0]!r}") from None
-        return cls(segments=bits, icons=icons, beep=beep)  # type: ignore[arg-type]
+        return cls(segments=bits, icons=icons, beep=beep)
 
     def text(self) -> str:
         """Best reading of the segments ('?' for a pattern that is no known character)."""
@@ -320,12 +320,11 @@ def decode_bwtime(data: bytes, t: float = 0.0) -> ClockTimes | ClockAck | None:
         )
     if not any(data):
         return None
-    parts = [_bcd(b) for b in (d1, d2, d4, d5)]
-    if None in parts or (d0 & 0x0F) > 9 or (d3 & 0x0F) > 9:
+    rm, rs, lm, ls = (_bcd(b) for b in (d1, d2, d4, d5))
+    if rm is None or rs is None or lm is None or ls is None or max(d0 & 0x0F, d3 & 0x0F) > 9:
         raise DgtError(f"clock times that are not decimal: {data.hex(' ')}")
-    rm, rs, lm, ls = parts
     return ClockTimes(
-        right=(d0 & 0x0F) * 3600 + rm * 60 + rs, left=(d3 & 0x0F) * 3600 + lm * 60 + ls,  # type: ignore[operator]
+        right=(d0 & 0x0F) * 3600 + rm * 60 + rs, left=(d3 & 0x0F) * 3600 + lm * 60 + ls,
         right_flag=bool(d0 & 0x10), right_per_move=bool(d0 & 0x20),
         left_flag=bool(d3 & 0x10), left_per_move=bool(d3 & 0x20),
         running=bool(d6 & 0x01), right_lever_up=bool(d6 & 0x02), battery_low=bool(d6 & 0x04),
