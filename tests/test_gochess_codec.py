@@ -60,10 +60,24 @@ def test_the_registry_builds_this_codec() -> None:
     assert isinstance(codec_for("gochess"), gc.GoChessCodec)
 
 
-def test_all_notifications_in_one_stream_decode_in_order() -> None:
-    stream = b"".join(bytes.fromhex(v["wire"]) for v in VECTORS["notifications"])
-    expected = [build(e) for v in VECTORS["notifications"] for e in v["events"]]
-    assert gc.GoChessCodec().receive_data(stream) == expected
+def test_ascii_events_in_one_notification_decode_in_order() -> None:
+    ascii_vectors = [
+        v for v in VECTORS["notifications"] if bytes.fromhex(v["wire"])[0] not in gc.BINARY_STARTS
+    ]
+    notification = b"".join(bytes.fromhex(v["wire"]) for v in ascii_vectors)
+    expected = [build(e) for v in ascii_vectors for e in v["events"]]
+    assert len(expected) == 4
+    assert gc.GoChessCodec().receive_data(notification) == expected
+
+
+def test_a_binary_message_must_fill_its_notification() -> None:
+    """The first byte says what the notification is; noise cannot pass for the board."""
+    codec = gc.GoChessCodec()
+    state = gc.board_state_bytes(chess.BB_RANK_1)
+    assert codec.receive_data(state + b"25u") == []
+    assert codec.receive_data(state[:-1]) == []
+    assert codec.receive_data(state) == [BoardSnapshot(occupied=chess.BB_RANK_1)]
+    assert codec.discarded == (len(state) + 3) + (len(state) - 1)
 
 
 def test_every_square_event_round_trips() -> None:
@@ -84,24 +98,33 @@ def test_every_board_state_is_a_whole_snapshot_whatever_came_before() -> None:
     assert codec.receive_data(gc.board_state_bytes(now), t=4.0) == [BoardSnapshot(occupied=now, t=4.0)]
 
 
-def test_border_slot_one_waits_for_a_possible_ten() -> None:
+def test_border_slot_one_and_slot_ten() -> None:
     codec = gc.GoChessCodec()
-    assert codec.receive_data(b"l1") == []
-    assert codec.receive_data(b"d") == [gc.BorderEvent(side="left", slot=1, down=True)]
-    assert codec.receive_data(b"l1") == []
-    assert codec.receive_data(b"0u") == [gc.BorderEvent(side="left", slot=10, down=False)]
+    assert codec.receive_data(b"l1dl10u") == [
+        gc.BorderEvent(side="left", slot=1, down=True),
+        gc.BorderEvent(side="left", slot=10, down=False),
+    ]
+
+
+def test_a_message_cut_off_at_the_end_of_a_notification_is_dropped() -> None:
+    codec = gc.GoChessCodec()
+    assert codec.receive_data(b"81d\x03\x01\x02") == [PiecePlaced(square=chess.A8)]
+    assert (codec.buffered, codec.discarded) == (0, 3)
+    assert codec.receive_data(b"25u") == [PieceLifted(square=chess.E2)]
+
+
+def test_a_corrupted_notification_cannot_swallow_the_next_one() -> None:
+    """`03` takes any 8 bytes: were notifications joined, it would eat the next event."""
+    codec = gc.GoChessCodec()
+    assert codec.receive_data(b"\x99\x03\x00") == []
+    assert codec.receive_data(b"45d") == [PiecePlaced(square=chess.E4)]
 
 
 def test_a_framed_reply_with_a_bad_checksum_is_dropped() -> None:
     codec = gc.GoChessCodec()
-    assert codec.receive_data(bytes.fromhex("2a050157880d0a") + b"25u") == [PieceLifted(square=chess.E2)]
-    assert codec.discarded > 0
-
-
-def test_a_stale_partial_message_is_dropped() -> None:
-    codec = gc.GoChessCodec(stale_after=0.5)
-    assert codec.receive_data(b"\x03\x01\x02", t=0.0) == []
-    assert codec.receive_data(b"81d", t=2.0) == [PiecePlaced(square=chess.A8, t=2.0)]
+    assert codec.receive_data(bytes.fromhex("2a050157880d0a")) == []
+    assert codec.discarded == 7
+    assert codec.receive_data(bytes.fromhex("2a050157870d0a")) == [gc.BatteryPercent(percent=87)]
 
 
 def test_set_leds_uses_the_configured_colour() -> None:

@@ -10,15 +10,18 @@ from eboard960.protocols import gochess as gc
 
 EXAMPLES = settings(max_examples=150, deadline=None)
 
-frames = st.one_of(
+ascii_events = st.one_of(
     st.builds(gc.piece_event_bytes, st.sampled_from(chess.SQUARES), st.booleans()),
-    st.builds(gc.board_state_bytes, st.integers(0, chess.BB_ALL)),
     st.builds(
         gc.border_event_bytes,
         st.sampled_from(["top", "bottom", "left", "right"]),
         st.integers(1, 10),
         st.booleans(),
     ),
+)
+frames = st.one_of(
+    ascii_events,
+    st.builds(gc.board_state_bytes, st.integers(0, chess.BB_ALL)),
     st.builds(
         gc.border_state_bytes,
         st.integers(0, 255),
@@ -71,18 +74,17 @@ def test_mutated_streams_never_raise_and_never_pile_up(valid: list[bytes], data)
 @EXAMPLES
 @given(st.binary(max_size=120), st.lists(frames, min_size=1, max_size=8))
 def test_every_message_after_garbage_is_decoded(garbage: bytes, valid: list[bytes]) -> None:
-    """Garbage (a corrupted notification) then, a moment later, good notifications."""
-    clean = gc.GoChessCodec()
-    expected = [clean.receive_data(frame, 1.0) for frame in valid]
+    """A corrupted notification, then good ones at once: nothing good is lost."""
+    expected = [gc.GoChessCodec().receive_data(frame) for frame in valid]
     codec = gc.GoChessCodec()
-    codec.receive_data(garbage, 0.0)
-    assert [codec.receive_data(frame, 1.0) for frame in valid] == expected
+    codec.receive_data(garbage)
+    assert [codec.receive_data(frame) for frame in valid] == expected
 
 
 @EXAMPLES
-@given(st.lists(frames, min_size=1, max_size=8), st.data())
-def test_any_cut_of_a_valid_stream_decodes_the_same(valid: list[bytes], data) -> None:
-    stream = b"".join(valid)
-    cuts = sorted(data.draw(st.sets(st.integers(1, max(1, len(stream) - 1)), max_size=10)))
-    chunks = [stream[a:b] for a, b in zip([0, *cuts], [*cuts, len(stream)], strict=True)]
-    assert feed_all(gc.GoChessCodec(), chunks) == gc.GoChessCodec().receive_data(stream)
+@given(st.lists(ascii_events, min_size=1, max_size=12), st.data())
+def test_any_grouping_of_events_into_notifications_decodes_the_same(valid: list[bytes], data) -> None:
+    cuts = sorted(data.draw(st.sets(st.integers(1, len(valid)), max_size=6)))
+    groups = [b"".join(valid[a:b]) for a, b in zip([0, *cuts], [*cuts, len(valid)], strict=True)]
+    one_by_one = [e for frame in valid for e in gc.GoChessCodec().receive_data(frame)]
+    assert feed_all(gc.GoChessCodec(), groups) == one_by_one

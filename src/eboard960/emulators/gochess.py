@@ -47,6 +47,8 @@ class GoChessFirmware(NotifyingFirmware):
     ) -> None:
         if model not in MODELS:
             raise GoChessError(f"GoChess model must be one of {sorted(MODELS)}, not {model!r}")
+        if faults is not None and faults.split:
+            raise GoChessError("every GoChess message fits in one notification: nothing to split")
         super().__init__(faults)
         start = chess.Board.from_chess960_pos(position) if isinstance(position, int) else position
         self.model = model

@@ -2,10 +2,13 @@
 
 The board mixes short unframed notifications (`81d`: row 8, column 1, piece
 down; `03` + 8-byte bitboard; `0C` + border bitmaps; `Ver` + version byte)
-with framed replies `2A LEN TYPE data SUM 0D 0A`. The codec reads them as one
-stream: each notification kind has a fixed shape, so it matches the longest
-known shape at the buffer start and drops a byte when nothing fits. A partial
-message older than `stale_after` seconds is dropped when new bytes arrive.
+with framed replies `2A LEN TYPE data SUM 0D 0A`. Every message is at most 9
+bytes, so it always fits in one notification (even at the smallest MTU's 20
+bytes), and `receive_data` takes one notification. Its first byte says
+what it is: a binary message must fill the notification exactly; anything
+else is read as a run of ASCII events, dropping bytes that start none. So a
+corrupted notification cannot reach into the next one, and `03` followed by
+any 8 bytes inside noise is not taken for the board.
 
 Piece events pass straight through as lift/place events. The board sends its
 occupancy only when asked (`RequestBoard`, at connect and after every
@@ -38,6 +41,7 @@ VERSION_PREFIX = b"Ver"
 BORDER_SIDES = {ord("t"): "top", ord("b"): "bottom", ord("l"): "left", ord("r"): "right"}
 SIDE_LETTERS = {side: chr(letter) for letter, side in BORDER_SIDES.items()}
 DIGITS = frozenset(b"12345678")
+BINARY_STARTS = frozenset({0x03, 0x0C, 0x2A, ord("V")})
 UP_DOWN = frozenset(b"ud")
 MAX_MESSAGE_SIZE = 16
 # Framed reply types: what each one measures and how many data bytes it has.
@@ -233,116 +237,38 @@ def _check_squares(squares: frozenset[chess.Square]) -> None:
 class GoChessCodec:
     """Sans-IO codec for GoChess boards.
 
-    Settings: `led_rgb`, the colour `SetLeds` lights squares in; `stale_after`,
-    how long (seconds) a partial message may wait for its continuation.
+    Settings: `led_rgb`, the colour `SetLeds` lights squares in.
     """
 
-    def __init__(self, *, led_rgb: tuple[int, int, int] = (0, 255, 0), stale_after: float = 0.5) -> None:
+    def __init__(self, *, led_rgb: tuple[int, int, int] = (0, 255, 0)) -> None:
         self.led_rgb = tuple(_colour(led_rgb))
-        self.stale_after = stale_after
         self.discarded = 0
-        self._buffer = bytearray()
-        self._since = 0.0
 
     @property
     def buffered(self) -> int:
-        return len(self._buffer)
-
-    def receive_data(self, data: bytes, t: float = 0.0) -> list[Any]:
-        if self._buffer and t - self._since > self.stale_after:
-            self.discarded += len(self._buffer)
-            self._buffer.clear()
-        if not self._buffer:
-            self._since = t
-        self._buffer += data
-        events: list[Any] = []
-        while self._buffer:
-            size = self._take(t, events)
-            if size is None:
-                break
-            if size == 0:
-                del self._buffer[0]
-                self.discarded += 1
-            else:
-                del self._buffer[:size]
-            self._since = t
-        return events
-
-    def _take(self, t: float, events: list[Any]) -> int | None:
-        """Decode the message at the buffer start: its size, 0 for garbage, None if cut."""
-        buf = self._buffer
-        first = buf[0]
-        if first in DIGITS:
-            return self._piece_event(t, events)
-        if first in BORDER_SIDES:
-            return self._border_event(t, events)
-        if first == BOARD_STATE:
-            if len(buf) < 9:
-                return None
-            events.append(BoardSnapshot(occupied=int.from_bytes(buf[1:9], "little"), t=t))
-            return 9
-        if first == BORDER_STATE:
-            if len(buf) < 7:
-                return None
-            b = buf
-            events.append(
-                BorderState(top=b[1], bottom=b[2], left=b[3] | b[4] << 8, right=b[5] | b[6] << 8, t=t)
-            )
-            return 7
-        if first == VERSION_PREFIX[0]:
-            if len(buf) < 4:
-                return None if VERSION_PREFIX.startswith(bytes(buf)) else 0
-            if bytes(buf[:3]) != VERSION_PREFIX:
-                return 0
-            events.append(FirmwareVersion(version=buf[3], t=t))
-            return 4
-        if first == FRAME_START:
-            return self._framed(t, events)
+        """Always 0: nothing is carried from one notification to the next."""
         return 0
 
-    def _piece_event(self, t: float, events: list[Any]) -> int | None:
-        buf = self._buffer
-        if len(buf) < 3:
-            return None if len(buf) < 2 or buf[1] in DIGITS else 0
-        if buf[1] not in DIGITS or buf[2] not in UP_DOWN:
-            return 0
-        square = chess.square(buf[1] - ord("1"), buf[0] - ord("1"))
-        down = buf[2] == ord("d")
-        events.append(PiecePlaced(square=square, t=t) if down else PieceLifted(square=square, t=t))
-        return 3
-
-    def _border_event(self, t: float, events: list[Any]) -> int | None:
-        buf = self._buffer
-        # Shapes: <side><1-9><d|u> or <side>10<d|u>.
-        if len(buf) < 3:
-            return None if len(buf) < 2 or buf[1] in b"123456789" else 0
-        if buf[1] == ord("1") and buf[2] == ord("0"):
-            if len(buf) < 4:
-                return None
-            slot, end = 10, buf[3]
-        else:
-            slot, end = buf[1] - ord("0"), buf[2]
-        if not 1 <= slot <= 10 or end not in UP_DOWN:
-            return 0
-        side = BORDER_SIDES[buf[0]]
-        events.append(BorderEvent(side=side, slot=slot, down=end == ord("d"), t=t))
-        return 4 if slot == 10 else 3
-
-    def _framed(self, t: float, events: list[Any]) -> int | None:
-        buf = self._buffer
-        if len(buf) < 3:
-            return None
-        length, frame_type = buf[1], buf[2]
-        if frame_type not in FRAMED_TYPES or length != 4 + FRAMED_TYPES[frame_type]:
-            return 0
-        size = length + len(FRAME_END)
-        if len(buf) < size:
-            return None
-        if sum(buf[: length - 1]) & 0xFF != buf[length - 1] or buf[length:size] != FRAME_END:
-            return 0
-        value = int.from_bytes(buf[3 : length - 1], "big")
-        events.append(_framed_event(frame_type, value, t))
-        return size
+    def receive_data(self, data: bytes, t: float = 0.0) -> list[Any]:
+        """Decode one notification: a whole binary message, or a run of ASCII events."""
+        data = bytes(data)
+        if not data:
+            return []
+        if data[0] in BINARY_STARTS:
+            event = _binary_message(data, t)
+            if event is None:
+                self.discarded += len(data)
+                return []
+            return [event]
+        events: list[Any] = []
+        at = 0
+        while at < len(data):
+            size = _ascii_event(data, at, t, events)
+            if size == 0:
+                self.discarded += 1
+                size = 1
+            at += size
+        return events
 
     def send(self, command: Any) -> bytes:
         if isinstance(command, RequestBoard):
@@ -374,6 +300,53 @@ class GoChessCodec:
                 raise GoChessError("an interrupt mask is a 64-bit bitboard")
             return bytes([0x3B]) + command.squares.to_bytes(8, "little")
         raise GoChessError(f"the GoChess protocol has no command {type(command).__name__}")
+
+
+def _binary_message(data: bytes, t: float) -> Any:
+    """The event of a notification that starts like a binary message, or None if it is not one.
+
+    The first byte says what the whole notification is; its length must then
+    be that message's exact length.
+    """
+    first = data[0]
+    if first == BOARD_STATE and len(data) == 9:
+        return BoardSnapshot(occupied=int.from_bytes(data[1:9], "little"), t=t)
+    if first == BORDER_STATE and len(data) == 7:
+        b = data
+        return BorderState(top=b[1], bottom=b[2], left=b[3] | b[4] << 8, right=b[5] | b[6] << 8, t=t)
+    if data[:3] == VERSION_PREFIX and len(data) == 4:
+        return FirmwareVersion(version=data[3], t=t)
+    if first == FRAME_START and len(data) >= 3:
+        length, frame_type = data[1], data[2]
+        if (
+            FRAMED_TYPES.get(frame_type, -1) + 4 == length
+            and len(data) == length + len(FRAME_END)
+            and sum(data[: length - 1]) & 0xFF == data[length - 1]
+            and data[length:] == FRAME_END
+        ):
+            return _framed_event(frame_type, int.from_bytes(data[3 : length - 1], "big"), t)
+    return None
+
+
+def _ascii_event(data: bytes, at: int, t: float, events: list[Any]) -> int:
+    """Decode the piece or border event at `at`: its size, or 0 if none starts there."""
+    first, rest = data[at], data[at + 1 : at + 4]
+    if first in DIGITS and len(rest) >= 2 and rest[0] in DIGITS and rest[1] in UP_DOWN:
+        square = chess.square(rest[0] - ord("1"), first - ord("1"))
+        down = rest[1] == ord("d")
+        events.append(PiecePlaced(square=square, t=t) if down else PieceLifted(square=square, t=t))
+        return 3
+    if first in BORDER_SIDES:
+        # <side><1-9><d|u> or <side>10<d|u>
+        if rest[:2] == b"10" and rest[2:3] and rest[2] in UP_DOWN:
+            slot, end, size = 10, rest[2], 4
+        elif len(rest) >= 2 and rest[0] in DIGITS | {ord("9")} and rest[1] in UP_DOWN:
+            slot, end, size = rest[0] - ord("0"), rest[1], 3
+        else:
+            return 0
+        events.append(BorderEvent(side=BORDER_SIDES[first], slot=slot, down=end == ord("d"), t=t))
+        return size
+    return 0
 
 
 def _group_bytes(squares: frozenset[chess.Square], rgb: tuple[int, int, int]) -> bytes:
