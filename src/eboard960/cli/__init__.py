@@ -66,6 +66,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # the reader went away (`eboard960 methods | head`): stop quietly, as Unix tools do
+        sys.stderr.close()
+        return 0
 
 
 def run() -> None:

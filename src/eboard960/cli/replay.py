@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import fields
 from pathlib import Path
 
 import chess
@@ -33,13 +34,8 @@ def describe(report: Report) -> str:
             return f"provisional {san} (may become castling {chess.Move.uci(castling)})"
         case IllegalPosition():
             return f"illegal: {report.describe()}"
-    fields = {k: v for k, v in vars_of(report).items() if k != "t"}
-    details = " ".join(f"{k}={v}" for k, v in fields.items())
+    details = " ".join(f"{f.name}={getattr(report, f.name)}" for f in fields(report) if f.name != "t")
     return f"{report.kind} {details}".rstrip()
-
-
-def vars_of(report: Report) -> dict[str, object]:
-    return {name: getattr(report, name) for name in report.__dataclass_fields__}
 
 
 def _pgn_text(result: Replay) -> str:

@@ -1,0 +1,112 @@
+"""The capture format: a reader that keeps what it can and names bad lines, a writer that flushes."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import chess
+import pytest
+
+from eboard960.capture import CaptureWriter, read_capture
+from eboard960.errors import CaptureError
+from eboard960.events import BoardSnapshot, ButtonPressed, LinkChanged, PieceLifted, PiecePlaced
+
+HEADER = {"capture": 1, "board": "events", "start": 518}
+
+
+def write(path: Path, lines: list[str]) -> Path:
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def test_writer_appends_flushes_and_reads_back(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    events = [
+        BoardSnapshot.from_board(chess.Board(), t=0.0),
+        PieceLifted(square=chess.E2, t=1.0),
+        PiecePlaced(square=chess.E4, piece=chess.Piece.from_symbol("P"), t=2.0),
+        ButtonPressed(button="white", t=2.5),
+        LinkChanged(up=False, t=3.0),
+    ]
+    writer = CaptureWriter(path, board="events", start=518, white="Ann")
+    for event in events:
+        writer.event(event)
+        # flushed: another reader sees every record at once, before close
+        assert len(path.read_text().splitlines()) == 1 + events.index(event) + 1
+    writer.rx(4.0, b"\x8e\x00\x05")
+    writer.close()
+    CaptureWriter(path, board="events", start=518).close()  # reopening appends, no second header
+    capture = read_capture(path)
+    assert capture.header.extra["white"] == "Ann"
+    assert [r.event for r in capture.records[:5]] == events
+    assert capture.records[5].data == b"\x8e\x00\x05"
+    assert capture.problems == [] and capture.cut_off is None
+
+
+def test_cut_off_last_line_is_ignored_with_everything_before_kept(tmp_path: Path) -> None:
+    path = write(tmp_path / "c.jsonl", [json.dumps(HEADER), '{"t": 1, "lift": "e2"}'])
+    with path.open("a") as handle:
+        handle.write('{"t": 2, "pla')
+    capture = read_capture(path)
+    assert len(capture.records) == 1
+    assert capture.cut_off.startswith("line 3:")
+
+
+def test_bad_records_are_named_by_line_and_the_rest_is_kept(tmp_path: Path) -> None:
+    lines = [
+        json.dumps(HEADER),
+        '{"t": 1, "lift": "e2"}',
+        '{"t": 2, "lift": "z9"}',
+        'not json',
+        '{"t": 3, "button": "sideways"}',
+        '{"t": 0.5, "place": "e4"}',
+        '{"lift": "d2"}',
+        '{"t": 5, "lift": "d2", "place": "d4"}',
+    ]
+    capture = read_capture(write(tmp_path / "c.jsonl", lines))
+    assert capture.problems == [
+        "line 3: unknown square 'z9'",
+        "line 4: not valid JSON",
+        "line 5: unknown button 'sideways'",
+        "line 6: time goes backwards (0.5 after 1.0)",
+        "line 7: record has no numeric time 't'",
+        "line 8: record needs exactly one of rx, tx, lift, place, board, button, link, note",
+    ]
+    assert [r.line for r in capture.records] == [2, 6]
+
+
+@pytest.mark.parametrize(
+    ("header", "message"),
+    [
+        ('{"t": 0, "lift": "e2"}', "line 1: no capture header"),
+        ('{"capture": 2, "board": "dgt", "start": 518}', "line 1: capture format version 2"),
+        ('{"capture": 1, "board": "dgt"}', "line 1: the header has no 'start'"),
+        ('{"capture": 1, "board": "dgt", "start": 960}', "line 1: start position 960 is outside 0..959"),
+        ('{"capture": 1, "board": "dgt", "start": "nonsense"}', "line 1: start is not a valid FEN"),
+    ],
+)
+def test_bad_headers_get_one_line_errors(tmp_path: Path, header: str, message: str) -> None:
+    with pytest.raises(CaptureError, match=message):
+        read_capture(write(tmp_path / "c.jsonl", [header]))
+
+
+def test_gzip_captures_read_and_a_truncated_gzip_keeps_what_it_holds(tmp_path: Path) -> None:
+    path = tmp_path / "c.jsonl.gz"
+    records = [HEADER] + [{"t": i, "note": "x" * 50} for i in range(200)]
+    text = "".join(json.dumps(obj) + "\n" for obj in records)
+    data = gzip.compress(text.encode())
+    path.write_bytes(data)
+    assert len(read_capture(path).records) == 200
+    path.write_bytes(data[: len(data) // 2])
+    capture = read_capture(path)
+    assert 0 < len(capture.records) < 200
+
+
+def test_start_accepts_xfen_and_shredder_fen(tmp_path: Path) -> None:
+    for fen in ("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1",
+                "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"):
+        header = json.dumps({**HEADER, "start": fen})
+        capture = read_capture(write(tmp_path / "c.jsonl", [header]))
+        assert capture.header.start.chess960_pos() == 0

@@ -1,0 +1,88 @@
+"""`eboard960 replay`: the shared samples, PGN output, the event stream, and bad input."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import chess.pgn
+import pytest
+
+from eboard960.cli import main
+
+SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples"
+sample_files = sorted(SAMPLES.glob("*.jsonl*")) if SAMPLES.is_dir() else []
+
+
+def moves_of(pgn_text: str) -> list[chess.Move]:
+    import io
+
+    return list(chess.pgn.read_game(io.StringIO(pgn_text)).mainline_moves())
+
+
+@pytest.mark.skipif(not sample_files, reason="the shared samples are not beside this checkout")
+@pytest.mark.parametrize("path", sample_files, ids=lambda p: p.name)
+def test_every_shared_sample_replays_to_its_expected_game(path: Path, capsys) -> None:
+    status = main(["replay", str(path)])
+    out = capsys.readouterr().out
+    expected = (SAMPLES / (path.name.split(".")[0] + ".expected.pgn")).read_text()
+    assert moves_of(out) == moves_of(expected)
+    assert status == 0
+
+
+def capture_file(tmp_path: Path, records: list[dict], start=518) -> Path:
+    path = tmp_path / "game.jsonl"
+    lines = [{"capture": 1, "board": "events", "start": start, "white": "W"}, *records]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return path
+
+
+def test_pgn_has_chess960_headers_and_the_capture_names(tmp_path: Path, capsys) -> None:
+    path = capture_file(tmp_path, [{"t": 1, "lift": "e2"}, {"t": 2, "place": "e4"}], start=0)
+    assert main(["replay", str(path)]) == 0
+    game = chess.pgn.read_game(__import__("io").StringIO(capsys.readouterr().out))
+    assert game.headers["Variant"] == "Chess960"
+    assert game.headers["FEN"].startswith("bbqnnrkr")
+    assert game.headers["White"] == "W"
+
+
+def test_events_mode_prints_the_recognizers_reports(tmp_path: Path, capsys) -> None:
+    path = capture_file(tmp_path, [{"t": 1, "lift": "e2"}, {"t": 2, "place": "e5"},
+                                   {"t": 3, "lift": "e5"}, {"t": 4, "place": "e4"}])
+    assert main(["replay", "--events", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == [
+        "game.jsonl:3\tt=2.000\tillegal: empty e5; fill e2",
+        "game.jsonl:5\tt=4.000\trestored",
+        "game.jsonl:5\tt=4.000\tmove e4 (e2e4) ply 1",
+    ]
+
+
+def test_a_malformed_line_is_named_and_every_move_is_still_printed(tmp_path: Path, capsys) -> None:
+    path = capture_file(tmp_path, [{"t": 1, "lift": "e2"}, {"t": 2, "place": "e4"},
+                                   {"t": 3, "lift": "q9"}, {"t": 4, "lift": "e7"}, {"t": 5, "place": "e5"}])
+    assert main(["replay", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert [m.uci() for m in moves_of(captured.out)] == ["e2e4", "e7e5"]
+    assert "line 4: unknown square 'q9'" in captured.err
+    assert "Traceback" not in captured.err
+
+
+def test_a_missing_header_or_file_is_a_one_line_error(tmp_path: Path, capsys) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"t": 1, "lift": "e2"}\n')
+    assert main(["replay", str(bad), str(tmp_path / "missing.jsonl")]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2
+    assert "no capture header" in err[0] and "cannot read" in err[1]
+
+
+def test_out_dir_writes_one_pgn_per_capture(tmp_path: Path) -> None:
+    first = capture_file(tmp_path, [{"t": 1, "lift": "e2"}, {"t": 2, "place": "e4"}])
+    second = tmp_path / "other.jsonl"
+    shutil.copy(first, second)
+    out = tmp_path / "pgn"
+    assert main(["replay", "--out", str(out), str(first), str(second)]) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["game.pgn", "other.pgn"]
+    assert [m.uci() for m in moves_of((out / "other.pgn").read_text())] == ["e2e4"]
