@@ -1,0 +1,224 @@
+"""Build a game from the command's options: session, journal (new or resumed), board, engine, driver.
+
+The emulated board is the default. It is the DGT firmware model on an
+in-memory cable, so the journal of an emulated game holds real DGT bytes
+(header `board: dgt`, `emulated: true`) and replays like a capture of a
+real board. On resume the emulated board is set up in the restored game's
+position (a real board is where the players left it, and its first dump
+resynchronises the recognizer).
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+import chess
+
+from eboard960.board import Board
+from eboard960.clock.timecontrol import TimeControl, parse_time_controls
+from eboard960.errors import CaptureError
+from eboard960.play.demo import DEMO_START
+from eboard960.play.engine import EngineOpponent, find_engine
+from eboard960.play.journal import (
+    Journal,
+    new_journal,
+    open_existing,
+    read_journal,
+    replay_into,
+)
+from eboard960.play.runner import Driver, Runner, demo_driver, idle_driver, keyboard_driver
+from eboard960.play.session import PlaySession
+from eboard960.play.view import PlainDisplay, ScreenDisplay
+from eboard960.play.virtual import PlayError, VirtualBoard
+from eboard960.protocols import codec_for
+
+SERIAL_BOARDS = ("dgt", "chesslink")
+BLE_BOARDS = ("pegasus", "chesslink", "chessnut", "gochess", "squareoff")
+BOARDS = ("emulator", "dgt", "chesslink", "pegasus", "chessnut", "gochess", "squareoff")
+SETTLE = 1.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayOptions:
+    board: str = "emulator"
+    port: str | None = None
+    ble: str | None = None
+    start: int = DEMO_START
+    time: str | None = None
+    engine: str | None = None
+    level: int | None = None
+    engine_side: chess.Color = chess.BLACK
+    record: Path | None = None
+    resume: Path | None = None
+    demo: bool = False
+    pace: float = 0.05
+    keyboard: bool = True
+
+
+def default_journal_path(now: datetime.datetime) -> Path:
+    """A fresh timestamped file under $XDG_DATA_HOME/eboard960/games (~/.local/share by default)."""
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "eboard960" / "games" / f"play-{now:%Y%m%d-%H%M%S}.jsonl"
+
+
+def _controls(text: str | None) -> tuple[TimeControl, TimeControl] | None:
+    return parse_time_controls(text) if text else None
+
+
+def _names(engine_name: str | None, engine_side: chess.Color) -> tuple[str, str]:
+    if engine_name is None:
+        return ("White", "Black")
+    return (engine_name, "Player") if engine_side == chess.WHITE else ("Player", engine_name)
+
+
+def _session(start: int | chess.Board, options: PlayOptions, engine_name: str | None) -> PlaySession:
+    return PlaySession(
+        start,
+        controls=_controls(options.time),
+        engine_side=options.engine_side if options.engine else None,
+        settle=SETTLE,
+        names=_names(engine_name, options.engine_side),
+    )
+
+
+def _resumed_options(options: PlayOptions, header: dict[str, Any]) -> PlayOptions:
+    """The journal's settings win over the command line's (it is the same game)."""
+    side = header.get("engine_side")
+    return PlayOptions(
+        board=header.get("play_board", options.board),
+        port=options.port, ble=options.ble, start=options.start,
+        time=header.get("time"), engine=header.get("engine"), level=header.get("level"),
+        engine_side=chess.WHITE if side == "white" else chess.BLACK,
+        record=options.resume, resume=options.resume, demo=options.demo or bool(header.get("demo")),
+        pace=options.pace, keyboard=options.keyboard,
+    )
+
+
+async def play(options: PlayOptions, out: TextIO, stdin: TextIO | None) -> int:
+    """Play one game as `options` say; returns the exit status."""
+    display = ScreenDisplay(out) if out.isatty() else PlainDisplay(out)
+    if options.demo and options.engine:
+        raise PlayError("the demo plays both sides; leave out --engine")
+    offset, resumed_from = 0.0, None
+    if options.resume is not None:
+        restored = read_journal(options.resume)
+        options = _resumed_options(options, restored.header)
+        resumed_from = restored
+
+    engine = None
+    if options.engine:
+        engine = await EngineOpponent.start(find_engine(options.engine), level=options.level)
+    try:
+        engine_name = engine.name if engine else None
+        if resumed_from is not None:
+            capture = resumed_from.capture
+            session = _session(capture.header.start, options, engine_name)
+            replay_into(session, capture)
+            offset = resumed_from.end
+            journal = open_existing(options.resume, offset, board=capture.header.board,
+                                    start=capture.header.start.fen())
+            for problem in [capture.cut_off, *capture.problems]:
+                if problem:
+                    display.say(f"journal: {problem}")
+        else:
+            session = _session(options.start, options, engine_name)
+            journal = _fresh_journal(options, engine_name)
+        display.say(f"journal: {journal.path}  (after a crash: eboard960 play --resume {journal.path})")
+        return await _play(options, session, journal, display, engine, offset, stdin,
+                           resumed=resumed_from is not None, out=out)
+    finally:
+        if engine is not None:
+            await engine.close()
+
+
+def _fresh_journal(options: PlayOptions, engine_name: str | None) -> Journal:
+    path = options.record or default_journal_path(datetime.datetime.now())
+    headers: dict[str, Any] = {"event": "eboard960 play", "play_board": options.board}
+    white, black = _names(engine_name, options.engine_side)
+    headers.update(white=white, black=black)
+    if options.board == "emulator":
+        headers["emulated"] = True
+    if options.time:
+        headers["time"] = options.time
+    if options.engine:
+        headers.update(engine=options.engine, engine_side=chess.COLOR_NAMES[options.engine_side])
+        if options.level is not None:
+            headers["level"] = options.level
+    if options.demo:
+        headers["demo"] = True
+    protocol = "dgt" if options.board == "emulator" else options.board
+    return new_journal(path, board=protocol, start=options.start, **headers)
+
+
+async def _play(options: PlayOptions, session: PlaySession, journal: Journal, display: Any,
+                engine: EngineOpponent | None, offset: float, stdin: TextIO | None, *,
+                resumed: bool, out: TextIO) -> int:
+    virtual = None
+    try:
+        if options.board == "emulator":
+            virtual = VirtualBoard(session.board if resumed else options.start)
+            board = Board(lambda: codec_for("dgt"), lambda: virtual.link, capture=journal)
+        else:
+            board = Board(lambda: codec_for(options.board), await _connector(options), capture=journal)
+        runner = Runner(session, board, display, journal=journal, virtual=virtual, engine=engine,
+                        offset=offset)
+        if resumed:
+            game = session.board
+            moves = game.root().variation_san(game.move_stack) or "none"
+            display.say(f"resumed: {len(session.board.move_stack)} moves restored: {moves}")
+            runner.handle(session.resume_at(offset))
+        await runner.run(_driver(options, stdin))
+        display.close()
+        print(session.pgn(), file=out)
+        return 0
+    finally:
+        journal.close()
+
+
+def _driver(options: PlayOptions, stdin: TextIO | None) -> Driver:
+    if options.demo:
+        return demo_driver(options.pace)
+    if options.keyboard and stdin is not None:
+        return keyboard_driver(stdin)
+    return idle_driver
+
+
+async def _connector(options: PlayOptions) -> Any:
+    if options.board in SERIAL_BOARDS and options.ble is None:
+        if not options.port:
+            raise PlayError(f"--board {options.board} needs --port (e.g. /dev/ttyUSB0)")
+        from eboard960.transport.serial import SerialTransport
+
+        return lambda: SerialTransport(options.port, protocol=options.board)
+    if options.board in BLE_BOARDS:
+        if not options.ble:
+            raise PlayError(f"--board {options.board} needs --ble NAME (see 'eboard960 scan')")
+        from eboard960.ble.profiles import profile_for
+        from eboard960.ble.transport import BleTransport
+
+        profile = profile_for(options.board)
+        address = await _ble_address(options.ble, options.board)
+        return lambda: BleTransport(address, profile)
+    raise PlayError(f"--board {options.board} cannot be reached that way")
+
+
+async def _ble_address(name: str, board: str) -> str:
+    """`--ble` takes an address as it is, or a name (or the start of one) found by a scan."""
+    if re.fullmatch(r"([0-9A-Fa-f]{2}:){5}[0-9A-Fa-f]{2}|[0-9A-Fa-f-]{36}", name):
+        return name
+    from eboard960.ble.scan import scan
+
+    for found in await scan(5.0):
+        if found.board == board and (found.name or "").lower().startswith(name.lower()):
+            return found.address
+    raise PlayError(f"no {board} board named {name!r} in range (try 'eboard960 scan')")
+
+
+def check_journal_target(path: Path) -> None:
+    if path.is_dir():
+        raise CaptureError(f"{path} is a directory; --record needs a file name")

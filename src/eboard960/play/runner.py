@@ -1,0 +1,308 @@
+"""The asyncio shell of `eboard960 play`: board, session, journal, display, engine and drivers.
+
+One task reads the board's events and feeds them to the session; one ticks
+ten times a second (auto-press, flags, the clock display); a driver makes
+moves (the scripted demo, the keyboard, or a test); the engine answers in a
+task of its own. Every effect the session returns is carried out here and
+only here: journal records, the PGN beside the journal, LEDs, messages.
+
+Times on the journal's axis are rounded to milliseconds before the session
+sees them, as the journal stores them, so a resumed session recomputes the
+very same clock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import os
+from collections.abc import Awaitable, Callable
+from typing import TextIO
+
+import chess
+
+from eboard960.board import Board
+from eboard960.commands import SetLeds
+from eboard960.errors import Eboard960Error
+from eboard960.events import PieceLifted, PiecePlaced
+from eboard960.play.demo import demo_moves
+from eboard960.play.engine import EngineOpponent
+from eboard960.play.journal import Journal
+from eboard960.play.session import (
+    Effect,
+    EngineTurn,
+    GameChanged,
+    JournalEvent,
+    JournalNote,
+    PlaySession,
+    Said,
+)
+from eboard960.play.virtual import HELP, PlayError, VirtualBoard, parse_command
+from eboard960.recognizer.table import Mode
+from eboard960.replay import SQUARE_EVENTS
+
+TICK = 0.1
+SHOWN_TIMEOUT = 5.0
+
+Driver = Callable[["Runner"], Awaitable[None]]
+
+
+class Display:
+    """What the runner needs of a display (`eboard960.play.view`)."""
+
+    def say(self, text: str) -> None: ...
+
+    def show(self, view: object) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class Runner:
+    """Joins a session to a connected board; `run(driver)` plays until the driver returns."""
+
+    def __init__(
+        self,
+        session: PlaySession,
+        board: Board,
+        display: Display,
+        *,
+        journal: Journal | None = None,
+        virtual: VirtualBoard | None = None,
+        engine: EngineOpponent | None = None,
+        offset: float = 0.0,
+    ) -> None:
+        self.session = session
+        self.board = board
+        self.display = display
+        self.journal = journal
+        self.virtual = virtual
+        self.engine = engine
+        self.offset = offset
+        self._changed = asyncio.Event()
+        self._engine_task: asyncio.Task[None] | None = None
+        self._failure: BaseException | None = None
+
+    def now(self) -> float:
+        """Seconds on the journal's time axis, to the millisecond."""
+        return round(self.offset + self.board.now(), 3)
+
+    # ---------------------------------------------------------------- effects
+
+    def handle(self, effects: list[Effect]) -> None:
+        for effect in effects:
+            match effect:
+                case JournalEvent(event=event):
+                    if self.journal is not None:
+                        self.journal.session_event(event)
+                case JournalNote(t=t, text=text):
+                    if self.journal is not None:
+                        self.journal.note(t, text)
+                case GameChanged():
+                    if self.journal is not None:
+                        self.journal.write_pgn(self.session.pgn())
+                case EngineTurn(board=position):
+                    self._ask_engine(position)
+                case Said(text=text):
+                    self.display.say(text)
+                case SetLeds():
+                    self._send_leds(effect)
+        self.display.show(self.session.view(self.now()))
+        self._changed.set()
+
+    def _send_leds(self, command: SetLeds) -> None:
+        with contextlib.suppress(Eboard960Error):  # a board without LEDs: nothing to light
+            self.board.send(command)
+
+    def _ask_engine(self, position: chess.Board) -> None:
+        if self.engine is None:
+            return
+
+        async def think() -> None:
+            move = await self.engine.choose(position)
+            self.handle(self.session.engine_moved(move, self.now()))
+
+        self._engine_task = asyncio.create_task(think(), name="eboard960 engine")
+        self._engine_task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task[None]) -> None:
+        if not task.cancelled() and task.exception() is not None and self._failure is None:
+            self._failure = task.exception()
+            self._changed.set()
+
+    # ---------------------------------------------------------------- loops
+
+    async def _consume(self) -> None:
+        async for event in self.board:
+            if isinstance(event, SQUARE_EVENTS):
+                event = dataclasses.replace(event, t=round(self.offset + event.t, 3))
+                self.handle(self.session.feed(event))
+
+    async def _tick(self) -> None:
+        while True:
+            await asyncio.sleep(TICK)
+            self.handle(self.session.tick(self.now()))
+
+    async def run(self, driver: Driver) -> None:
+        """Play until `driver` returns (or a background task fails)."""
+        self.board.start()
+        tasks = [asyncio.create_task(self._consume()), asyncio.create_task(self._tick())]
+        for task in tasks:
+            task.add_done_callback(self._task_done)
+        try:
+            self.handle([])
+            await driver(self)
+            if self._failure is not None:
+                raise self._failure
+        finally:
+            for task in [*tasks, self._engine_task]:
+                if task is not None:
+                    task.cancel()
+            for task in tasks:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+            await self.board.close()
+            if self.journal is not None:
+                self.journal.write_pgn(self.session.pgn())
+
+    async def until(self, predicate: Callable[[], bool], timeout: float = SHOWN_TIMEOUT,
+                    what: str = "the board") -> None:
+        """Wait (without polling) until `predicate()` holds after some event or effect."""
+        async def watch() -> None:
+            while not predicate():
+                if self._failure is not None:
+                    raise self._failure
+                self._changed.clear()
+                await self._changed.wait()
+
+        try:
+            await asyncio.wait_for(watch(), timeout)
+        except TimeoutError:
+            raise PlayError(f"timed out waiting for {what}") from None
+
+    # ---------------------------------------------------------------- hands on the emulated board
+
+    async def make_move(self, move: chess.Move, pace: float = 0.0) -> None:
+        """A hand makes `move` on the emulated board, then presses the mover's clock."""
+        if self.virtual is None:
+            raise PlayError("only the emulated board can be moved from here")
+        game = self.session.board
+        plies = len(game.move_stack)
+        san = game.san(move)
+        for step in self.virtual.steps(game, move):
+            self.virtual.act(step)
+            await asyncio.sleep(pace)
+        rec = self.session.recognizer
+        await self.until(lambda: rec.open_move == move or len(rec.board.move_stack) > plies,
+                         what=f"the board to show {san}")
+        self.handle(self.session.press(not rec.board.turn if len(rec.board.move_stack) > plies
+                                       else rec.board.turn, self.now()))
+
+    async def ready(self) -> None:
+        """Wait until the board has shown the start position."""
+        await self.until(lambda: self.session.set_up, what="the board to be set up")
+
+
+# -------------------------------------------------------------------- drivers
+
+def demo_driver(pace: float) -> Driver:
+    """The scripted demo game, continued from wherever the session stands (a resume)."""
+
+    async def drive(runner: Runner) -> None:
+        moves = demo_moves()
+        done = runner.session.board.move_stack
+        if done != moves[: len(done)]:
+            raise PlayError("the journal's game is not the demo's game; resume it without --demo")
+        await runner.ready()
+        for move in moves[len(done):]:
+            await runner.make_move(move, pace)
+            await asyncio.sleep(pace)
+        await runner.until(lambda: runner.session.recognizer.mode is Mode.GAME_OVER
+                           or len(runner.session.board.move_stack) == len(moves), what="the last move")
+
+    return drive
+
+
+def keyboard_driver(stdin: TextIO) -> Driver:
+    """Typed commands until 'quit' or the end of input."""
+
+    async def drive(runner: Runner) -> None:
+        lines = _LineReader(stdin)
+        try:
+            runner.display.say(HELP)
+            while (line := await lines.next()) is not None:
+                if not line.strip():
+                    continue
+                try:
+                    if not await _command(runner, line):
+                        return
+                except Eboard960Error as error:
+                    runner.display.say(f"? {error}")
+        finally:
+            lines.close()
+
+    return drive
+
+
+async def _command(runner: Runner, line: str) -> bool:
+    session = runner.session
+    command = parse_command(line, session.recognizer.expected if session.recognizer.mode is Mode.MOVED
+                            else session.board)
+    if command.action == "quit":
+        return False
+    if command.action == "help":
+        runner.display.say(HELP)
+    elif command.action == "press":
+        runner.handle(session.press(session.board.turn, runner.now()))
+    elif runner.virtual is None:
+        raise PlayError("a real board is moved by hand; here only 'press', 'help' and 'quit' work")
+    elif command.action == "move":
+        await runner.make_move(command.move)
+    elif command.action == "lift":
+        runner.virtual.act(PieceLifted(square=command.square))
+    elif command.action == "place":
+        runner.virtual.act(PiecePlaced(square=command.square, piece=command.piece))
+    return True
+
+
+class _LineReader:
+    """Lines from a terminal or pipe, read without blocking the event loop."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._fd = stream.fileno()
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self._buffer = b""
+        self._loop = asyncio.get_running_loop()
+        self._blocking = os.get_blocking(self._fd)
+        os.set_blocking(self._fd, False)
+        self._loop.add_reader(self._fd, self._readable)
+
+    def _readable(self) -> None:
+        try:
+            data = os.read(self._fd, 4096)
+        except (BlockingIOError, InterruptedError):
+            return
+        if not data:
+            if self._buffer:
+                self._queue.put_nowait(self._buffer.decode(errors="replace"))
+            self._queue.put_nowait(None)
+            self._loop.remove_reader(self._fd)
+            return
+        self._buffer += data
+        *lines, self._buffer = self._buffer.split(b"\n")
+        for line in lines:
+            self._queue.put_nowait(line.decode(errors="replace"))
+
+    async def next(self) -> str | None:
+        return await self._queue.get()
+
+    def close(self) -> None:
+        with contextlib.suppress(ValueError, OSError):
+            self._loop.remove_reader(self._fd)
+        with contextlib.suppress(OSError):
+            os.set_blocking(self._fd, self._blocking)
+
+
+async def idle_driver(runner: Runner) -> None:
+    """No driver: play until interrupted."""
+    await asyncio.Event().wait()

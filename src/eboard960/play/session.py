@@ -1,0 +1,431 @@
+"""The game being played: recognizer, clock and engine turn-taking, with no I/O.
+
+Every input carries its time (seconds on the journal's time axis). Inputs
+that came from the board (square events, the board's own clock buttons,
+link changes) are already in the journal as the board's bytes, so the
+session does not record them again; inputs that only the session knows of
+(a clock press made in software, the engine's move) come back as
+`JournalEvent` / `JournalNote` effects for the runner to append. Feeding the
+same journal back in (`replaying=True` in the runner) therefore rebuilds
+the same game and the same clock, exactly.
+
+The clock starts when the board first shows the start position. A committed
+move presses the mover's clock at the moment of commitment, whether the
+commit came from a clock button or from the other side beginning to move.
+With `settle` set, a complete legal move that has stood untouched that many
+seconds is committed by pressing the mover's clock for them (auto-press):
+boards without a clock, and the engine's moves, need that.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import chess
+import chess.pgn
+
+from eboard960.clock.core import Clock, ms_from_seconds
+from eboard960.clock.timecontrol import Bonus, TimeControl
+from eboard960.commands import SetLeds
+from eboard960.events import ButtonPressed, LinkChanged, SquareEvent
+from eboard960.leds import DARK, castling_squares, leds_for, move_squares
+from eboard960.recognizer import Recognizer
+from eboard960.recognizer.reports import Report
+from eboard960.recognizer.table import Mode
+
+SIDE_NAMES = {chess.WHITE: "white", chess.BLACK: "black"}
+ENGINE_NOTE = "engine "
+CLOCK_NOTE = "clock "
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class JournalEvent:
+    """Append this event to the journal (a press the board did not report itself)."""
+
+    event: ButtonPressed
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class JournalNote:
+    """Append this note to the journal."""
+
+    t: float
+    text: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameChanged:
+    """The game record changed: rewrite the PGN."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EngineTurn:
+    """It is the engine's turn in `board` (ask it for a move, then call `engine_moved`)."""
+
+    board: chess.Board
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Said:
+    """A line worth telling the user (a move, a takeback, a warning), for logs and plain output."""
+
+    t: float
+    text: str
+
+
+Effect = JournalEvent | JournalNote | GameChanged | EngineTurn | Said | SetLeds
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class View:
+    """Everything the screen shows at one instant."""
+
+    board: chess.BaseBoard
+    start_number: int | None
+    moves: tuple[str, ...]
+    last_move: str | None
+    white_ms: int | None
+    black_ms: int | None
+    to_move: chess.Color
+    status: str
+    control: str | None = None
+    names: tuple[str, str] = ("White", "Black")
+
+
+@dataclass(slots=True)
+class _Engine:
+    side: chess.Color
+    move: chess.Move | None = None
+    asked: bool = False
+
+
+@dataclass(slots=True)
+class _State:
+    link_up: bool = True
+    set_up: bool = False
+    last_input: float = 0.0
+    clk: list[int] = field(default_factory=list)
+    last_report: Report | None = None
+    result: str | None = None
+    refusal: str | None = None
+
+
+class PlaySession:
+    """One game: feed it the board's events and local presses; it says what to do and show."""
+
+    def __init__(
+        self,
+        start: chess.Board | int,
+        *,
+        controls: tuple[TimeControl, TimeControl] | None = None,
+        engine_side: chess.Color | None = None,
+        settle: float | None = None,
+        names: tuple[str, str] = ("White", "Black"),
+    ) -> None:
+        self.recognizer = Recognizer(start)
+        self.start_number = start if isinstance(start, int) else _chess960_number(start)
+        self.controls = controls
+        self.clock = Clock(*controls) if controls else None
+        self.engine = _Engine(side=engine_side) if engine_side is not None else None
+        self.settle = settle
+        self.names = names
+        self._state = _State()
+
+    # ---------------------------------------------------------------- inputs
+
+    @property
+    def set_up(self) -> bool:
+        """The board has shown the start position (the game can begin)."""
+        return self._state.set_up
+
+    @property
+    def board(self) -> chess.Board:
+        """The committed game."""
+        return self.recognizer.board
+
+    def feed(self, event: SquareEvent) -> list[Effect]:
+        """An event from the board (already journaled as the board's bytes)."""
+        if isinstance(event, LinkChanged):
+            self._state.link_up = event.up
+            said = "board connected" if event.up else "board disconnected — reconnecting"
+            return [Said(t=event.t, text=said), *self._reports(self.recognizer.feed(event))]
+        if isinstance(event, ButtonPressed) and event.button in ("white", "black"):
+            return self._press(event, local=False)
+        self._state.last_input = event.t
+        self._state.refusal = None
+        effects = self._reports(self.recognizer.feed(event))
+        return effects + self._check_set_up(event.t)
+
+    def press(self, side: chess.Color, t: float) -> list[Effect]:
+        """A clock press the session makes itself (keyboard, demo script, auto-press)."""
+        return self._press(ButtonPressed(button=SIDE_NAMES[side], t=t), local=True)
+
+    def engine_moved(self, move: chess.Move, t: float, *, journal: bool = True) -> list[Effect]:
+        """The engine chose `move` for the current position; the player is to make it."""
+        if self.engine is None or self.board.turn != self.engine.side:
+            return []
+        if move not in self.board.legal_moves:
+            return [Said(t=t, text=f"the engine's move {move.uci()} is not legal here; ignored")]
+        self.engine.move = move
+        san = self.board.san(move)
+        effects: list[Effect] = [Said(t=t, text=f"engine plays {san}: make it on the board"),
+                                 SetLeds(squares=move_squares(move, san))]
+        if journal:
+            effects.insert(0, JournalNote(t=t, text=ENGINE_NOTE + self.board.uci(move)))
+        return effects
+
+    def note(self, t: float, text: str) -> list[Effect]:
+        """A note read back from the journal (resume): engine moves are restored from it."""
+        if text.startswith(ENGINE_NOTE) and self.engine is not None:
+            try:
+                move = self.board.parse_uci(text[len(ENGINE_NOTE):].strip())
+            except ValueError:
+                return []
+            return self.engine_moved(move, t, journal=False)
+        return []
+
+    def tick(self, t: float) -> list[Effect]:
+        """Time passes: auto-press a settled move, notice a flag, ask the engine."""
+        effects: list[Effect] = []
+        rec = self.recognizer
+        if (self.settle is not None and rec.mode is Mode.MOVED and rec.open_move is not None
+                and t - self._state.last_input >= self.settle and self._engine_accepts()):
+            effects += self.press(self.board.turn, t)
+        return effects + self._engine_request()
+
+    def resume_at(self, t: float) -> list[Effect]:
+        """The journal ended at `t` (a crash): a move that stood on the board is committed now."""
+        if self.recognizer.open_move is not None:
+            return self.press(self.board.turn, t)
+        return []
+
+    # ---------------------------------------------------------------- outputs
+
+    def view(self, t: float) -> View:
+        rec = self.recognizer
+        moves = _san_list(self.board)
+        white_ms = black_ms = None
+        if self.clock is not None:
+            reading = self.clock.reading(ms_from_seconds(t)) if self.clock.started else None
+            white_ms = reading.white_ms if reading else self.clock.remaining(chess.WHITE)
+            black_ms = reading.black_ms if reading else self.clock.remaining(chess.BLACK)
+        return View(
+            board=rec.expected.copy(stack=False) if rec.mode is not Mode.ILLEGAL else self._sensed(),
+            start_number=self.start_number,
+            moves=tuple(moves),
+            last_move=moves[-1] if moves else None,
+            white_ms=white_ms,
+            black_ms=black_ms,
+            to_move=self.board.turn,
+            status=self.status(t),
+            control=_control_text(self.controls),
+            names=self.names,
+        )
+
+    def status(self, t: float) -> str:
+        """What the player should know or do now, in words."""
+        state, rec = self._state, self.recognizer
+        if not state.link_up:
+            return "board disconnected — reconnecting"
+        if state.result is not None:
+            return f"game over: {state.result}"
+        if self.clock is not None and self.clock.started:
+            flags = self.clock.flags(ms_from_seconds(t))
+            if flags:
+                return f"{SIDE_NAMES[flags[0].side].capitalize()}'s flag fell"
+        report = state.last_report
+        if rec.mode is Mode.ILLEGAL and report is not None and report.kind == "illegal":
+            if not state.set_up:
+                return f"set up position {self.start_number}: {report.describe()}"
+            return f"illegal: {report.describe()}"
+        if not state.set_up:
+            return f"set up position {self.start_number}"
+        engine_move = self._engine_expectation()
+        if engine_move is not None:
+            return engine_move
+        if state.refusal:
+            return state.refusal
+        castling = rec.mode in (Mode.PROVISIONAL, Mode.CASTLING)
+        if castling and report is not None and report.kind == "provisional":
+            return self._castling_hint(report)
+        side = SIDE_NAMES[self.board.turn].capitalize()
+        if rec.mode is Mode.MOVED and rec.open_move is not None:
+            san = self.board.san(rec.open_move)
+            return f"{side} played {san}: press the clock"
+        return f"{side} to move"
+
+    def pgn(self, headers: dict[str, str] | None = None) -> chess.pgn.Game:
+        """The game with Chess960 headers and a `[%clk]` comment after every timed move."""
+        all_headers = {"Event": "eboard960 play", "White": self.names[0], "Black": self.names[1]}
+        control = _pgn_time_control(self.controls)
+        if control:
+            all_headers["TimeControl"] = control
+        game = self.recognizer.pgn({**all_headers, **(headers or {})})
+        if self.clock is not None:
+            for node, ms in zip(game.mainline(), self._state.clk, strict=False):
+                node.set_clock(ms / 1000)
+        return game
+
+    def clock_note(self) -> str:
+        """The clock as a journal note: white's and black's milliseconds."""
+        clock = self.clock
+        if clock is None:
+            return CLOCK_NOTE + "none"
+        return f"{CLOCK_NOTE}{clock.remaining(chess.WHITE)} {clock.remaining(chess.BLACK)}"
+
+    # ---------------------------------------------------------------- internals
+
+    def _press(self, event: ButtonPressed, *, local: bool) -> list[Effect]:
+        side = chess.WHITE if event.button == "white" else chess.BLACK
+        rec = self.recognizer
+        if side != self.board.turn or rec.open_move is None:
+            return []  # a press with no move of that side's on the board changes nothing
+        if not self._engine_accepts():
+            self._state.refusal = f"make the engine's move {self.board.san(self.engine.move)}"
+            return [Said(t=event.t, text=f"illegal: {self._state.refusal}")]
+        effects: list[Effect] = [JournalEvent(event=event)] if local else []
+        return effects + self._reports(rec.feed(event))
+
+    def _engine_accepts(self) -> bool:
+        """False when the board shows another move than the engine's, on the engine's turn."""
+        engine, rec = self.engine, self.recognizer
+        if engine is None or self.board.turn != engine.side:
+            return True
+        return engine.move is not None and rec.open_move == engine.move
+
+    def _reports(self, reports: list[Report]) -> list[Effect]:
+        effects: list[Effect] = []
+        for report in reports:
+            self._state.last_report = report
+            leds = leds_for(report)
+            if leds is not None and not (report.kind == "move" and self.engine is not None):
+                effects.append(leds)
+            match report.kind:
+                case "move":
+                    effects += self._committed(report)
+                case "takeback":
+                    if self._state.clk:
+                        self._state.clk.pop()
+                    if self.engine is not None:
+                        self.engine.move, self.engine.asked = None, False
+                    effects += [Said(t=report.t, text=f"takeback {report.san}"), GameChanged()]
+                case "game_over":
+                    self._state.result = f"{report.result} ({report.termination.replace('_', ' ')})"
+                    if self.clock is not None and self.clock.running:
+                        self.clock.pause(ms_from_seconds(report.t))
+                    effects += [Said(t=report.t, text=f"game over: {self._state.result}"), GameChanged()]
+                case "illegal":
+                    effects.append(Said(t=report.t, text=f"illegal: {report.describe()}"))
+                case "claimable":
+                    effects.append(Said(t=report.t, text=f"a draw may be claimed: {report.reason}"))
+        return effects
+
+    def _committed(self, report: Report) -> list[Effect]:
+        mover = not self.board.turn
+        ply = report.ply
+        number = f"{(ply + 1) // 2}." if mover == chess.WHITE else f"{(ply + 1) // 2}..."
+        effects: list[Effect] = [Said(t=report.t, text=f"move {number} {report.san}")]
+        if self.clock is not None:
+            at = ms_from_seconds(report.t)
+            if not self.clock.started:
+                self.clock.start(at)
+            if self.clock.running and self.clock.to_move == mover:
+                self.clock.press(mover, at)
+            self._state.clk.append(self.clock.remaining(mover))
+            effects.append(JournalNote(t=report.t, text=self.clock_note()))
+        if self.engine is not None:
+            self.engine.move, self.engine.asked = None, False
+            if mover != self.engine.side:
+                effects.append(DARK)
+        effects.append(GameChanged())
+        return effects
+
+    def _check_set_up(self, t: float) -> list[Effect]:
+        rec = self.recognizer
+        if self._state.set_up or rec.mode is Mode.ILLEGAL or rec.occupied != rec.start.occupied:
+            return []
+        self._state.set_up = True
+        if self.clock is not None and not self.clock.started:
+            self.clock.start(ms_from_seconds(t))
+        return [Said(t=t, text=f"position {self.start_number} is set up: White to move")]
+
+    def _engine_request(self) -> list[Effect]:
+        engine = self.engine
+        if (engine is None or not self._state.set_up or self._state.result is not None
+                or self.board.turn != engine.side or engine.move is not None or engine.asked):
+            return []
+        engine.asked = True
+        return [EngineTurn(board=self.board.copy())]
+
+    def _engine_expectation(self) -> str | None:
+        engine, rec = self.engine, self.recognizer
+        if engine is None or self.board.turn != engine.side:
+            return None
+        if engine.move is None:
+            return "engine thinking"
+        san = self.board.san(engine.move)
+        if rec.open_move is not None and rec.open_move != engine.move and rec.mode is Mode.MOVED:
+            target = self.board.copy(stack=False)
+            target.push(engine.move)
+            fix = _difference(rec.expected, target)
+            return f"illegal: make the engine's move {san}" + (f" ({fix})" if fix else "")
+        return f"make the engine's move {san}"
+
+    def _castling_hint(self, report: Report) -> str:
+        _king, king_to, rook, rook_to = castling_squares(report.castling)
+        occupied = self.recognizer.occupied
+        rook_waits = occupied & chess.BB_SQUARES[rook] and rook != rook_to
+        if not occupied & chess.BB_SQUARES[rook_to] or rook_waits:
+            return f"castling: place the rook on {chess.square_name(rook_to)}"
+        return f"castling: place the king on {chess.square_name(king_to)}"
+
+    def _sensed(self) -> chess.BaseBoard:
+        """What the sensors show, with the pieces the game says stand there."""
+        board = chess.BaseBoard(None)
+        expected = self.recognizer.expected
+        for square in chess.SquareSet(self.recognizer.occupied):
+            board.set_piece_at(square, expected.piece_at(square) or _unknown_piece(expected, square))
+        return board
+
+
+def _unknown_piece(board: chess.Board, square: chess.Square) -> chess.Piece:
+    """A piece for a square the game says is empty: a pawn of the side whose half it is in."""
+    return chess.Piece(chess.PAWN, chess.WHITE if chess.square_rank(square) < 4 else chess.BLACK)
+
+
+def _difference(shown: chess.BaseBoard, target: chess.BaseBoard) -> str:
+    empty = sorted(chess.square_name(s) for s in chess.SquareSet(shown.occupied & ~target.occupied))
+    fill = sorted(chess.square_name(s) for s in chess.SquareSet(target.occupied & ~shown.occupied))
+    parts = (["empty " + ", ".join(empty)] if empty else []) + (["fill " + ", ".join(fill)] if fill else [])
+    return "; ".join(parts)
+
+
+def _san_list(board: chess.Board) -> list[str]:
+    replay = board.root()
+    sans = []
+    for move in board.move_stack:
+        sans.append(replay.san(move))
+        replay.push(move)
+    return sans
+
+
+def _chess960_number(board: chess.Board) -> int | None:
+    return board.chess960_pos(ignore_turn=True, ignore_castling=True, ignore_counters=True)
+
+
+def _control_text(controls: tuple[TimeControl, TimeControl] | None) -> str | None:
+    if controls is None:
+        return None
+    white, black = (control.text() for control in controls)
+    return white if white == black else f"{white} vs {black}"
+
+
+def _pgn_time_control(controls: tuple[TimeControl, TimeControl] | None) -> str | None:
+    """PGN's TimeControl tag ("900+10") for an even single-stage control; None otherwise."""
+    if controls is None or controls[0] != controls[1] or len(controls[0].stages) != 1:
+        return None
+    stage = controls[0].stages[0]
+    if stage.moves is not None or stage.bonus not in (Bonus.NONE, Bonus.FISCHER):
+        return None
+    seconds = f"{stage.time_ms / 1000:g}"
+    return seconds + (f"+{stage.bonus_ms / 1000:g}" if stage.bonus is Bonus.FISCHER else "")
