@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import chess
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from eboard960.commands import EnableUpdates, RequestBoard, SetLeds
 from eboard960.emulators.pegasus import PegasusFirmware
@@ -116,4 +118,18 @@ def test_physically_impossible_scenarios_are_refused() -> None:
 def test_unknown_command_bytes_are_ignored() -> None:
     board = PegasusFirmware()
     assert board.feed(b"\x01\x7f") == b""
+    assert pg.PegasusCodec().receive_data(board.feed(b"M")) == [pg.Version(major=1, minor=0)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.binary(max_size=64), max_size=10))
+def test_any_app_bytes_leave_the_board_answering(chunks: list[bytes]) -> None:
+    board = PegasusFirmware()
+    codec = pg.PegasusCodec()
+    for chunk in chunks:
+        codec.receive_data(board.feed(chunk))
+        assert (codec.discarded, codec.buffered) == (0, 0), "every reply is a whole message"
+    # A long command still pending needs at most 2 + 255 bytes; after that (and zeros are
+    # no command), the board answers the next command.
+    board.feed(bytes(257))
     assert pg.PegasusCodec().receive_data(board.feed(b"M")) == [pg.Version(major=1, minor=0)]
