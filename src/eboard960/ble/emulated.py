@@ -1,9 +1,9 @@
 """Try the software with no board: an emulated BLE board and a connected transport, in-process.
 
     emulated = await open_emulated("pegasus", position=518)
-    board = Board(codec_for("pegasus"), emulated.transport)   # the joiner, as for a real board
-    await emulated.move(chess_board, move)                     # a person moves a piece
-    await emulated.peripheral.go_away()                        # ... and switches the board off
+    board = Board(lambda: codec_for("pegasus"), lambda: emulated.transport)  # as for a real one
+    await emulated.move(chess_board, move)           # a person moves a piece
+    await emulated.peripheral.go_away()              # ... and switches the board off
 
 `open_emulated` builds a `VirtualRadio`, the board's firmware model (see
 `MODELS`), a `BoardPeripheral` serving it under the board's profile, and a

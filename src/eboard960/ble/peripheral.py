@@ -132,7 +132,6 @@ class BoardPeripheral:
         self._outbox: asyncio.Queue[bytes] = asyncio.Queue()
         self._sender: asyncio.Task[None] | None = None
         self._present = False
-        self._connected = asyncio.Event()
         self._advertising_lock = asyncio.Lock()
         self._readvertise: asyncio.Task[None] | None = None
 
@@ -195,12 +194,10 @@ class BoardPeripheral:
 
     def _on_connection(self, connection: Connection) -> None:
         log.info("%s: connected to %s", self.name, connection.peer_address)
-        self._connected.set()
         connection.on(connection.EVENT_DISCONNECTION, self._on_disconnection)
 
     def _on_disconnection(self, reason: int) -> None:
         log.info("%s: link down (reason %d)", self.name, reason)
-        self._connected.clear()
         if self._present:
             self._readvertise = asyncio.get_running_loop().create_task(self._advertise())
 
@@ -213,10 +210,6 @@ class BoardPeripheral:
                     advertising_interval_min=ADVERTISING_INTERVAL_MS,
                     advertising_interval_max=ADVERTISING_INTERVAL_MS,
                 )
-
-    async def wait_connected(self) -> None:
-        """Return once a central is connected."""
-        await self._connected.wait()
 
     async def disconnect(self) -> None:
         """A link glitch: drop the connection; the board advertises again at once."""
