@@ -158,7 +158,9 @@ class BleTransport:
             wire_log.debug("%s -> %s", self.name, bytes(data).hex(" "))
             self._queue.put_nowait(bytes(data))
 
-    def _on_disconnect(self, _client: BleakClient) -> None:
+    def _on_disconnect(self, client: BleakClient) -> None:
+        if self._client is not None and client is not self._client:
+            return  # a late report about an earlier connection
         log.info("link to %s dropped", self.name)
         self._queue.put_nowait(_DROPPED)
 
