@@ -165,3 +165,26 @@ def test_a_dump_cut_into_default_mtu_notifications_is_reassembled() -> None:
         await transport.close()
 
     asyncio.run(scenario())
+
+
+def test_connection_attempts_are_retried_with_bleak_retry_connector() -> None:
+    async def scenario() -> None:
+        radio = VirtualRadio()
+        peripheral = await start_peripheral(radio, "pegasus")
+        peripheral.refuse_connections(2)
+        transport = BleTransport(
+            peripheral.address,
+            PROFILES["pegasus"],
+            stack=bumble_stack(await radio.central()),
+            connect_attempts=3,
+        )
+        await transport.open()
+        assert transport.is_open
+        assert peripheral.connections == 3
+        await transport.close()
+
+        peripheral.refuse_connections(5)
+        with pytest.raises(TransportError, match="cannot connect"):
+            await transport.open()
+
+    asyncio.run(scenario())

@@ -154,9 +154,10 @@ class BumbleClient(BaseBleakClient):
         connection.on(connection.EVENT_DISCONNECTION, self._on_disconnection)
         self._peer = Peer(connection)
         try:
-            await self._peer.request_mtu(self._mtu)
-            self.services = await self._discover(self._peer)
-            await self._read_name()
+            with _as_bleak_error("discovery"):
+                await self._peer.request_mtu(self._mtu)
+                self.services = await self._discover(self._peer)
+                await self._read_name()
         except BaseException:
             await self.disconnect()
             raise
@@ -274,11 +275,20 @@ class BumbleClient(BaseBleakClient):
 
 @contextlib.contextmanager
 def _as_bleak_error(what: str) -> Iterator[None]:
-    """Bumble's errors as bleak's, so callers catch one family whatever the backend."""
+    """Bumble's errors as bleak's, so callers catch one family whatever the backend.
+
+    Bumble cancels a GATT request's future when the link drops under it; that
+    is a failed request, not a cancelled task (unless the task is being cancelled).
+    """
     try:
         yield
     except core.BaseBumbleError as error:
         raise BleakError(f"GATT {what} failed: {error}") from error
+    except asyncio.CancelledError:
+        task = asyncio.current_task()
+        if task is not None and task.cancelling():
+            raise
+        raise BleakError(f"GATT {what} failed: the link dropped") from None
 
 
 def advertisement_data(advertisement: Advertisement) -> AdvertisementData:

@@ -132,6 +132,9 @@ class BoardPeripheral:
         self._outbox: asyncio.Queue[bytes] = asyncio.Queue()
         self._sender: asyncio.Task[None] | None = None
         self._present = False
+        self._refusals = 0
+        self.connections = 0
+        """How many times a central has connected (refused ones included)."""
         self._advertising_lock = asyncio.Lock()
         self._readvertise: asyncio.Task[None] | None = None
 
@@ -194,7 +197,15 @@ class BoardPeripheral:
 
     def _on_connection(self, connection: Connection) -> None:
         log.info("%s: connected to %s", self.name, connection.peer_address)
+        self.connections += 1
         connection.on(connection.EVENT_DISCONNECTION, self._on_disconnection)
+        if self._refusals:
+            self._refusals -= 1
+            asyncio.get_running_loop().create_task(connection.disconnect())
+
+    def refuse_connections(self, count: int) -> None:
+        """Drop the next `count` connections at once (a board busy or flaky when approached)."""
+        self._refusals = count
 
     def _on_disconnection(self, reason: int) -> None:
         log.info("%s: link down (reason %d)", self.name, reason)
