@@ -8,6 +8,7 @@ import chess
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from eboard960.emulators.dgt import ClockModel, DgtFirmware
 from eboard960.events import BoardSnapshot, PieceLifted, PiecePlaced
 from eboard960.protocols import dgt, dgt_clock
 from eboard960.protocols.dgt import DgtCodec, DgtFramer, Frame
@@ -110,3 +111,15 @@ def test_buffer_holds_at_most_one_unfinished_frame(data: bytes) -> None:
     if framer.buffered:
         held = data[len(data) - framer.buffered:]
         assert held[0] & 0x80 and not any(b & 0x80 for b in held[1:])
+
+
+@FAST
+@given(st.binary(max_size=300), st.lists(st.integers(0, 10_000), max_size=6))
+def test_whatever_the_host_sends_the_emulator_answers_in_well_formed_messages(
+    data: bytes, cuts: list[int]
+) -> None:
+    model = DgtFirmware(clock=ClockModel("3000"))
+    codec = DgtCodec()
+    for chunk in _chunks(data, cuts):
+        answer = model.feed(chunk)
+        assert not [e for e in codec.receive_data(answer) if isinstance(e, dgt.Discarded)]
