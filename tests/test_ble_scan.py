@@ -14,10 +14,11 @@ from eboard960.ble.bumble_backend import VirtualRadio, bumble_stack
 from eboard960.ble.emulated import start_peripheral
 from eboard960.ble.peripheral import BoardPeripheral
 from eboard960.ble.profiles import PROFILES, identify
-from eboard960.ble.scan import scan
+from eboard960.ble.scan import find_board, scan, transport_for
 from eboard960.ble.transport import BleTransport
 from eboard960.cli import main
 from eboard960.emulators.pegasus import PegasusFirmware
+from eboard960.errors import TransportError
 
 SRC = Path(__file__).parent.parent / "src"
 
@@ -95,3 +96,24 @@ def test_scan_without_an_adapter_is_one_line_and_exit_2() -> None:
     assert result.stdout == ""
     assert result.stderr.startswith("eboard960 scan: no usable Bluetooth adapter")
     assert result.stderr.count("\n") == 1
+
+
+def test_find_board_by_type_or_address_and_connect_to_it() -> None:
+    async def scenario() -> None:
+        radio = VirtualRadio()
+        pegasus = await start_peripheral(radio, "pegasus")
+        await start_peripheral(radio, "gochess")
+        stack = bumble_stack(await radio.central())
+        found = await find_board("pegasus", timeout=0.1, stack=stack)
+        assert (found.board, found.address) == ("pegasus", pegasus.address)
+        assert (await find_board(address=pegasus.address.lower(), timeout=0.1, stack=stack)) == found
+        transport = transport_for(found, stack=stack)
+        await transport.open()
+        assert transport.profile.board == "pegasus"
+        await transport.close()
+        with pytest.raises(TransportError, match=r"no chessnut found within 0\.1 s"):
+            await find_board("chessnut", timeout=0.1, stack=stack)
+        with pytest.raises(TransportError, match="not a Bluetooth LE board"):
+            await find_board("dgt", timeout=0.1, stack=stack)
+
+    asyncio.run(scenario())

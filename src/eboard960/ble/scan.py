@@ -15,8 +15,8 @@ from bleak import BleakScanner
 from bleak.backends.device import BLEDevice
 from bleak.exc import BleakError
 
-from eboard960.ble.profiles import identify
-from eboard960.ble.transport import BleStack
+from eboard960.ble.profiles import identify, profile_for
+from eboard960.ble.transport import BleStack, BleTransport
 from eboard960.errors import TransportError
 
 
@@ -60,3 +60,27 @@ async def scan(timeout: float = 5.0, *, stack: BleStack | None = None) -> list[F
                 )
             )
     return sorted(found, key=lambda board: (-board.rssi, board.address))
+
+
+async def find_board(
+    board: str | None = None,
+    *,
+    address: str | None = None,
+    timeout: float = 5.0,
+    stack: BleStack | None = None,
+) -> FoundBoard:
+    """The strongest board in range of type `board` (any type if None), or at `address`."""
+    if board is not None:
+        profile_for(board)  # an unknown type is the user's mistake, not "not found"
+    for found in await scan(timeout, stack=stack):
+        if (board is None or found.board == board) and (
+            address is None or found.address.casefold() == address.casefold()
+        ):
+            return found
+    wanted = " ".join(filter(None, [board or "board", f"at {address}" if address else None]))
+    raise TransportError(f"no {wanted} found within {timeout:g} s")
+
+
+def transport_for(found: FoundBoard, *, stack: BleStack | None = None) -> BleTransport:
+    """A transport to a board found by a scan (hand it to the `Board` joiner)."""
+    return BleTransport(found.device, profile_for(found.board), stack=stack)
