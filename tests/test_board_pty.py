@@ -343,3 +343,29 @@ def test_resync_after_a_quiet_spell_repairs_dropped_updates() -> None:
     requests = model.commands_seen.count(RequestBoard())
     assert 1 < requests <= len(moves) + 1
     assert sum(isinstance(e, BoardSnapshot) for e in events) == requests
+
+
+def test_after_a_drop_the_retries_back_off_from_the_initial_delay() -> None:
+    async def scenario() -> list[float]:
+        socket = Socket(DgtFirmware())
+        await socket.plug()
+        delays: list[float] = []
+
+        async def sleep(delay: float) -> None:
+            delays.append(delay)
+            if len(delays) == 3:
+                await socket.plug()
+            await asyncio.sleep(0)
+
+        board = Board(DgtCodec, lambda: SerialTransport(socket.path()), sleep=sleep)
+        async with board:
+            listener = Listener(board)
+            await listener.wait_for(lambda: listener.count(BoardSnapshot) == 1)
+            await socket.pull()
+            await listener.wait_for(lambda: listener.count(BoardSnapshot) == 2)
+        await socket.pull()
+        assert [e.up for e in listener.events if isinstance(e, LinkChanged)] == [
+            True, False, True, False]
+        return delays
+
+    assert asyncio.run(scenario()) == [0.25, 0.5, 1.0]

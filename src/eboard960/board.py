@@ -170,6 +170,7 @@ class Board:
                     await transport.close()
                 self._emit(LinkChanged(up=False, t=self.now()))
             await self._sleep(self._backoff.delay(0))
+            failures = 1  # the link was lost: a failing retry waits longer than this one
 
     async def _serve(self, transport: Transport) -> None:
         codec = self._new_codec()
