@@ -160,6 +160,7 @@ async def _play(options: PlayOptions, session: PlaySession, journal: Journal, di
                 resumed: bool, out: TextIO) -> int:
     virtual = None
     try:
+        pending = session.resume_at(offset) if resumed else []
         if options.board == "emulator":
             virtual = VirtualBoard(session.board if resumed else options.start)
             board = Board(lambda: codec_for("dgt"), lambda: virtual.link, capture=journal)
@@ -171,7 +172,7 @@ async def _play(options: PlayOptions, session: PlaySession, journal: Journal, di
             game = session.board
             moves = game.root().variation_san(game.move_stack) or "none"
             display.say(f"resumed: {len(session.board.move_stack)} moves restored: {moves}")
-            runner.handle(session.resume_at(offset))
+            runner.handle(pending)
         await runner.run(_driver(options, stdin))
         display.close()
         print(session.pgn(), file=out)

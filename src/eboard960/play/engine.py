@@ -33,16 +33,18 @@ def find_engine(name: str) -> str:
 class EngineOpponent:
     """One running engine process; `choose` asks it for a move."""
 
-    def __init__(self, engine: chess.engine.UciProtocol, transport: object, think: float) -> None:
+    def __init__(self, engine: chess.engine.UciProtocol, limit: chess.engine.Limit) -> None:
         self.engine = engine
-        self._transport = transport
-        self.think = think
+        self.limit = limit
         self.name = engine.id.get("name", "engine")
 
     @classmethod
-    async def start(cls, path: str, *, level: int | None = None, think: float = 0.2) -> EngineOpponent:
+    async def start(cls, path: str, *, level: int | None = None,
+                    limit: chess.engine.Limit | None = None,
+                    options: dict[str, object] | None = None) -> EngineOpponent:
+        """Start the engine; `limit` per move defaults to 0.2 s, `options` are extra UCI options."""
         try:
-            transport, engine = await chess.engine.popen_uci(path)
+            _transport, engine = await chess.engine.popen_uci(path)
         except (OSError, chess.engine.EngineError) as error:
             raise PlayError(f"cannot start the engine {path}: {error}") from None
         if level is not None:
@@ -54,10 +56,12 @@ class EngineOpponent:
                 await engine.quit()
                 raise PlayError(f"--level must be {option.min}..{option.max} for this engine, not {level}")
             await engine.configure({"Skill Level": level})
-        return cls(engine, transport, think)
+        if options:
+            await engine.configure(options)
+        return cls(engine, limit or chess.engine.Limit(time=0.2))
 
     async def choose(self, board: chess.Board) -> chess.Move:
-        result = await self.engine.play(board, chess.engine.Limit(time=self.think))
+        result = await self.engine.play(board, self.limit)
         if result.move is None:
             raise PlayError("the engine resigned or had no move")
         return result.move

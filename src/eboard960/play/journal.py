@@ -111,20 +111,18 @@ class Restored:
 
 def read_journal(path: Path) -> Restored:
     capture = read_capture(path)
-    if capture.header.board == "events":
-        raise CaptureError(f"{path} holds no board bytes; it is not a play journal")
     end = max((record.t for record in capture.records), default=0.0)
     return Restored(capture=capture, end=end)
 
 
 def replay_into(session: PlaySession, capture: Capture) -> list[Effect]:
     """Feed a journal's records to `session`; returns its effects (to be dropped: already done)."""
-    codec = codec_for(capture.header.board)
+    codec = codec_for(capture.header.board) if capture.header.board != "events" else None
     effects: list[Effect] = []
     for record in capture.records:
         if record.event is not None:
             effects += session.feed(record.event)
-        elif record.kind == "rx" and record.data is not None:
+        elif record.kind == "rx" and record.data is not None and codec is not None:
             try:
                 decoded = codec.receive_data(record.data, record.t)
             except ProtocolError:

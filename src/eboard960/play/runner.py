@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import dataclasses
 import os
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import TextIO
 
@@ -79,6 +80,8 @@ class Runner:
         self.virtual = virtual
         self.engine = engine
         self.offset = offset
+        self.received: Counter[str] = Counter()
+        """How many events of each kind the board has sent (square events, clock times, ...)."""
         self._changed = asyncio.Event()
         self._engine_task: asyncio.Task[None] | None = None
         self._failure: BaseException | None = None
@@ -134,6 +137,7 @@ class Runner:
 
     async def _consume(self) -> None:
         async for event in self.board:
+            self.received[type(event).__name__] += 1
             if isinstance(event, SQUARE_EVENTS):
                 event = dataclasses.replace(event, t=round(self.offset + event.t, 3))
                 self.handle(self.session.feed(event))

@@ -207,8 +207,9 @@ class PlaySession:
         white_ms = black_ms = None
         if self.clock is not None:
             reading = self.clock.reading(ms_from_seconds(t)) if self.clock.started else None
-            white_ms = reading.white_ms if reading else self.clock.remaining(chess.WHITE)
-            black_ms = reading.black_ms if reading else self.clock.remaining(chess.BLACK)
+            at = ms_from_seconds(t)
+            white_ms = reading.white_ms if reading else self.clock.remaining(chess.WHITE, at)
+            black_ms = reading.black_ms if reading else self.clock.remaining(chess.BLACK, at)
         return View(
             board=rec.expected.copy(stack=False) if rec.mode is not Mode.ILLEGAL else self._sensed(),
             start_number=self.start_number,
@@ -263,15 +264,16 @@ class PlaySession:
         game = self.recognizer.pgn({**all_headers, **(headers or {})})
         if self.clock is not None:
             for node, ms in zip(game.mainline(), self._state.clk, strict=False):
-                node.set_clock(ms / 1000)
+                node.set_clock(ms // 1000)
         return game
 
-    def clock_note(self) -> str:
-        """The clock as a journal note: white's and black's milliseconds."""
+    def clock_note(self, t: float) -> str:
+        """The clock at `t` as a journal note: white's and black's milliseconds."""
         clock = self.clock
         if clock is None:
             return CLOCK_NOTE + "none"
-        return f"{CLOCK_NOTE}{clock.remaining(chess.WHITE)} {clock.remaining(chess.BLACK)}"
+        at = ms_from_seconds(t)
+        return f"{CLOCK_NOTE}{clock.remaining(chess.WHITE, at)} {clock.remaining(chess.BLACK, at)}"
 
     # ---------------------------------------------------------------- internals
 
@@ -331,8 +333,8 @@ class PlaySession:
                 self.clock.start(at)
             if self.clock.running and self.clock.to_move == mover:
                 self.clock.press(mover, at)
-            self._state.clk.append(self.clock.remaining(mover))
-            effects.append(JournalNote(t=report.t, text=self.clock_note()))
+            self._state.clk.append(self.clock.remaining(mover, at))
+            effects.append(JournalNote(t=report.t, text=self.clock_note(report.t)))
         if self.engine is not None:
             self.engine.move, self.engine.asked = None, False
             if mover != self.engine.side:

@@ -1,0 +1,197 @@
+"""The pure game session: clock presses and [%clk], statuses in words, the engine's turn, journal replay."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import chess
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from eboard960.capture import CaptureWriter, read_capture
+from eboard960.choreography import human_game, move_events, random_game
+from eboard960.clock.timecontrol import parse_time_controls
+from eboard960.commands import SetLeds
+from eboard960.events import BoardSnapshot, ButtonPressed, LinkChanged, PieceLifted, PiecePlaced
+from eboard960.play.demo import DEMO_START, demo_board, demo_moves
+from eboard960.play.journal import replay_into
+from eboard960.play.session import (
+    EngineTurn,
+    GameChanged,
+    JournalEvent,
+    JournalNote,
+    PlaySession,
+    Said,
+)
+
+
+def at(event: object, t: float) -> object:
+    return dataclasses.replace(event, t=t)
+
+
+def set_up(session: PlaySession, board: chess.Board, t: float = 0.0) -> list[object]:
+    return session.feed(BoardSnapshot.from_board(board, t=t))
+
+
+def play(session: PlaySession, board: chess.Board, move: chess.Move, t: float) -> list[object]:
+    """Make `move` on the board at time `t` (all hand movements at once)."""
+    effects = []
+    for step in move_events(board, move):
+        effects += session.feed(at(step, t))
+    board.push(move)
+    return effects
+
+
+def test_demo_game_with_clock_gives_exact_pgn_and_clock_comments() -> None:
+    # 1 minute + 1 s: every ply takes 2 s, so white shows 60 - 2k + k = 60 - k s after move k
+    session = PlaySession(DEMO_START, controls=parse_time_controls("1+1"))
+    board = demo_board()
+    set_up(session, board)
+    t = 0.0
+    for move in demo_moves():
+        t += 2.0
+        mover = board.turn
+        play(session, board, move, t)
+        effects = session.press(mover, t)
+        assert any(isinstance(e, JournalEvent) for e in effects)
+        assert any(isinstance(e, GameChanged) for e in effects)
+    pgn = str(session.pgn())
+    assert "1. c3 { [%clk 0:00:59] } 1... a6 { [%clk 0:00:59] } 2. e3 { [%clk 0:00:58] }" in pgn
+    assert "4. O-O { [%clk 0:00:56] }" in pgn
+    assert "10... O-O-O { [%clk 0:00:50] }" in pgn
+    assert "12... Qh7# { [%clk 0:00:48] } 0-1" in pgn
+    assert '[Variant "Chess960"]' in pgn and '[TimeControl "60+1"]' in pgn
+    assert session.status(t) == "game over: 0-1 (checkmate)"
+
+
+def test_a_move_committed_by_the_other_side_starting_also_switches_the_clock() -> None:
+    session = PlaySession(518, controls=parse_time_controls("5"))
+    board = chess.Board()
+    set_up(session, board)
+    play(session, board, chess.Move.from_uci("e2e4"), 3.0)
+    effects = session.feed(PieceLifted(square=chess.E7, t=10.0))  # black begins: e4 is final
+    assert [e.text for e in effects if isinstance(e, Said)] == ["move 1. e4"]
+    assert JournalNote(t=10.0, text="clock 290000 300000") in effects
+    assert session.view(12.5).black_ms == 297_500
+
+
+def test_statuses_in_words() -> None:
+    session = PlaySession(518)
+    assert session.status(0) == "set up position 518"
+    wrong = chess.Board()
+    wrong.remove_piece_at(chess.D1)
+    set_up(session, wrong)
+    assert session.status(0) == "set up position 518: fill d1"
+    session.feed(PiecePlaced(square=chess.D1, piece=chess.Piece.from_symbol("Q"), t=1))
+    assert session.set_up and session.status(1) == "White to move"
+    session.feed(LinkChanged(up=False, t=2))
+    assert session.status(2) == "board disconnected — reconnecting"
+    session.feed(LinkChanged(up=True, t=3))
+    session.feed(PieceLifted(square=chess.E2, t=4))
+    session.feed(PiecePlaced(square=chess.E5, t=4))
+    assert session.status(4) == "illegal: empty e5; fill e2"
+    session.feed(PieceLifted(square=chess.E5, t=5))
+    session.feed(PiecePlaced(square=chess.E4, t=5))
+    assert session.status(5) == "White played e4: press the clock"
+
+
+def test_half_a_castling_asks_for_the_rook() -> None:
+    session = PlaySession(518)
+    board = chess.Board(chess960=True)
+    set_up(session, board)
+    for uci in ("e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"):
+        play(session, board, chess.Move.from_uci(uci), 1)
+        session.press(not board.turn, 1)
+    session.feed(PieceLifted(square=chess.E1, t=2))
+    effects = session.feed(PiecePlaced(square=chess.G1, t=2))  # the king's half of O-O
+    assert SetLeds(squares=frozenset({chess.H1, chess.F1})) in effects
+    assert session.status(2) == "castling: place the rook on f1"
+    session.feed(PieceLifted(square=chess.H1, t=3))
+    session.feed(PiecePlaced(square=chess.F1, t=3))
+    session.press(chess.WHITE, 3)
+    assert session.board.peek() == chess.Move.from_uci("e1h1")
+
+
+def test_engine_turn_wrong_execution_and_auto_press() -> None:
+    session = PlaySession(518, engine_side=chess.BLACK, settle=1.0)
+    board = chess.Board(chess960=True)
+    set_up(session, board)
+    assert session.tick(0.5) == []  # white's turn: nothing to ask
+    play(session, board, chess.Move.from_uci("e2e4"), 1.0)
+    assert session.tick(1.5) == []  # not settled yet
+    effects = session.tick(2.0)  # settled: pressed for white, then the engine is asked
+    assert [e.text for e in effects if isinstance(e, Said)] == ["move 1. e4"]
+    asked = [e for e in effects if isinstance(e, EngineTurn)]
+    assert len(asked) == 1 and asked[0].board.fen() == board.fen()
+    assert session.tick(2.1) == []  # asked once only
+    assert session.status(2.1) == "engine thinking"
+    effects = session.engine_moved(chess.Move.from_uci("e7e5"), 3.0)
+    assert JournalNote(t=3.0, text="engine e7e5") in effects
+    assert SetLeds(squares=frozenset({chess.E7, chess.E5})) in effects
+    assert session.status(3) == "make the engine's move e5"
+    # the player makes another move for the engine: not accepted, not auto-pressed
+    play(session, board.copy(), chess.Move.from_uci("d7d5"), 4.0)
+    assert session.status(4) == "illegal: make the engine's move e5 (empty d5, e7; fill d7, e5)"
+    assert session.tick(9.0) == []
+    refused = session.press(chess.BLACK, 9.0)
+    assert refused == [Said(t=9.0, text="illegal: make the engine's move e5")]
+    session.feed(PieceLifted(square=chess.D5, t=10))
+    session.feed(PiecePlaced(square=chess.D7, t=10))
+    play(session, board, chess.Move.from_uci("e7e5"), 11.0)
+    effects = session.tick(12.0)
+    assert JournalEvent(event=ButtonPressed(button="black", t=12.0)) in effects
+    assert session.board.move_stack == [chess.Move.from_uci("e2e4"), chess.Move.from_uci("e7e5")]
+    assert session.status(12) == "White to move"
+
+
+def test_an_illegal_engine_move_is_ignored() -> None:
+    session = PlaySession(518, engine_side=chess.WHITE)
+    set_up(session, chess.Board())
+    effects = session.engine_moved(chess.Move.from_uci("e2e5"), 1.0)
+    assert effects == [Said(t=1.0, text="the engine's move e2e5 is not legal here; ignored")]
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10_000), start=st.integers(0, 959))
+def test_journal_replay_rebuilds_game_and_clock(seed: int, start: int, tmp_path_factory) -> None:
+    """Live: board events, board clock presses and auto-presses; replayed from the journal: the same."""
+    rng = random.Random(seed)
+    board = chess.Board.from_chess960_pos(start)
+    moves = random_game(board, rng, max_plies=30)
+    events, t, replay_board = [BoardSnapshot.from_board(board, t=0.0)], 0.5, board.copy()
+    for move in moves:  # a person's hands (gaps up to 2 s), sometimes a long think after the move
+        steps = human_game(replay_board, [move], rng, clock_rate=0.4)
+        events += [at(e, round(t + e.t, 3)) for e in steps]
+        t = events[-1].t + (3.0 if rng.random() < 0.5 else 0.1)
+        replay_board.push(move)
+    path = tmp_path_factory.mktemp("journal") / "game.jsonl"
+    live = PlaySession(start, controls=parse_time_controls("3+2"), settle=2.5)
+    auto_presses = []
+    with CaptureWriter(path, board="events", start=start) as journal:
+        def carry(effects: list[object]) -> None:
+            for effect in effects:
+                if isinstance(effect, JournalEvent):
+                    auto_presses.append(effect.event)
+                    journal.event(effect.event)
+                elif isinstance(effect, JournalNote):
+                    journal.note(effect.t, effect.text)
+
+        now = 0.0
+        for event in events:
+            while now + 0.1 < event.t:  # the runner ticks ten times a second
+                now = round(now + 0.1, 3)
+                carry(live.tick(now))
+            journal.event(event)
+            carry(live.feed(event))
+            now = max(now, event.t)
+        carry(live.resume_at(now))  # as after a crash: a move standing on the board is committed
+    assert live.board.move_stack == moves
+    assert auto_presses or len(moves) < 4
+    capture = read_capture(path)
+    replayed = PlaySession(start, controls=parse_time_controls("3+2"), settle=2.5)
+    replay_into(replayed, capture)
+    assert replayed.board.move_stack == live.board.move_stack
+    assert str(replayed.pgn()) == str(live.pgn())
+    end = int(now * 1000) + 1000
+    assert replayed.clock.reading(end) == live.clock.reading(end)
