@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import chess
 import pytest
+from test_chessnut_ble import SQUARE_EVENTS, START, expected_moves, game, moves_of
 
+from eboard960.choreography import game_events
 from eboard960.commands import EnableUpdates, RequestBoard, SetLeds
-from eboard960.emulators.chessnut import ChessnutFirmware, NotificationFaults
+from eboard960.emulators.chessnut import ChessnutFirmware, NotificationFaults, NotifyingFirmware
 from eboard960.events import BoardSnapshot, PieceLifted, PiecePlaced
 from eboard960.protocols import chessnut as cn
+from eboard960.protocols import codec_for
+from eboard960.recognizer import Recognizer
 
 
 def connect(model: ChessnutFirmware, codec: cn.ChessnutCodec) -> list:
@@ -149,3 +153,42 @@ def model_board(model: ChessnutFirmware) -> chess.BaseBoard:
     board = chess.BaseBoard.empty()
     board.set_piece_map(model.pieces)
     return board
+
+
+def play_in_memory(board_name: str, model: NotifyingFirmware) -> list[str]:
+    """The game of `test_chessnut_ble` made on `model` by hand, read by codec and recognizer.
+
+    Notifications caused by one action arrive a millisecond apart, actions a
+    second apart, as a person plays: a garbage notification injected by a
+    fault is then followed by the good one in the same burst.
+    """
+    start, moves = game()
+    sent: list[bytes] = []
+    model.notify = sent.append
+    codec = codec_for(board_name)
+    recognizer = Recognizer(start)
+
+    def deliver(t: float) -> None:
+        for index, payload in enumerate(sent):
+            for event in codec.receive_data(payload, t + index * 0.001):
+                if isinstance(event, SQUARE_EVENTS):
+                    recognizer.feed(event)
+        sent.clear()
+
+    for command in (EnableUpdates(), RequestBoard()):
+        model.feed(codec.send(command))
+        deliver(0.0)
+    for second, step in enumerate(game_events(start, moves), start=1):
+        model.apply(step)
+        deliver(float(second))
+    recognizer.finish(10_000.0)
+    return moves_of(recognizer.pgn())
+
+
+def test_a_whole_game_in_memory_gives_the_exact_pgn() -> None:
+    assert play_in_memory("chessnut", ChessnutFirmware(START)) == expected_moves()
+
+
+def test_a_whole_game_with_garbage_split_notifications_and_bounce() -> None:
+    faults = NotificationFaults(garbage=0.1, split=0.3, bounce=0.1, seed=1)
+    assert play_in_memory("chessnut", ChessnutFirmware(START, faults=faults)) == expected_moves()

@@ -98,6 +98,12 @@ def test_every_board_state_is_a_whole_snapshot_whatever_came_before() -> None:
     assert codec.receive_data(gc.board_state_bytes(now), t=4.0) == [BoardSnapshot(occupied=now, t=4.0)]
 
 
+def test_a_board_state_with_more_than_32_men_is_noise() -> None:
+    codec = gc.GoChessCodec()
+    assert codec.receive_data(gc.board_state_bytes(chess.BB_RANK_1 | chess.BB_RANK_2)) != []
+    assert codec.receive_data(gc.board_state_bytes((1 << 33) - 1)) == []
+
+
 def test_border_slot_one_and_slot_ten() -> None:
     codec = gc.GoChessCodec()
     assert codec.receive_data(b"l1dl10u") == [

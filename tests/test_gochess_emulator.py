@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import chess
 import pytest
+from test_chessnut_ble import START, expected_moves
+from test_chessnut_emulator import play_in_memory
 
 from eboard960.commands import EnableUpdates, RequestBoard, SetLeds
 from eboard960.emulators.chessnut import NotificationFaults
@@ -114,3 +116,12 @@ def test_bounce_reads_as_place_lift_place() -> None:
         PieceLifted(square=chess.E4),
         PiecePlaced(square=chess.E4),
     ]
+
+
+def test_a_whole_game_in_memory_gives_the_exact_pgn() -> None:
+    assert play_in_memory("gochess", GoChessFirmware(START)) == expected_moves()
+
+
+def test_a_whole_game_with_garbage_and_bounce() -> None:
+    faults = NotificationFaults(garbage=0.1, bounce=0.1, seed=1)
+    assert play_in_memory("gochess", GoChessFirmware(START, faults=faults)) == expected_moves()

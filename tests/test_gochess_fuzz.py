@@ -21,7 +21,7 @@ ascii_events = st.one_of(
 )
 frames = st.one_of(
     ascii_events,
-    st.builds(gc.board_state_bytes, st.integers(0, chess.BB_ALL)),
+    st.builds(gc.board_state_bytes, st.integers(0, (1 << 32) - 1)),
     st.builds(
         gc.border_state_bytes,
         st.integers(0, 255),

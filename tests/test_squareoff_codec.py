@@ -72,6 +72,14 @@ def test_a_stray_digit_before_a_message_does_not_hide_it() -> None:
     assert codec.receive_data(b"#x*0#e4d*") == [PiecePlaced(square=chess.E4)]
 
 
+def test_a_known_code_with_a_foreign_body_is_noise() -> None:
+    """`30#c3u*` is no occupancy: it is a stray `3` before `0#c3u*`."""
+    codec = so.SquareOffCodec()
+    assert codec.receive_data(b"30#c3u*") == [PieceLifted(square=chess.C3)]
+    assert codec.receive_data(b"22#high*1#nomac*") == []
+    assert codec.receive_data(b"27#xx*") == [so.OtherMessage(code="27", body="xx")]
+
+
 def test_a_message_cut_across_notifications_is_joined() -> None:
     codec = so.SquareOffCodec()
     text = so.message("30", so.occupancy_text(chess.BB_RANK_1)).decode()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import chess
 import pytest
+from test_chessnut_ble import START, expected_moves
+from test_chessnut_emulator import play_in_memory
 
 from eboard960.commands import EnableUpdates, RequestBoard, SetLeds
 from eboard960.emulators.chessnut import NotificationFaults
@@ -95,3 +97,12 @@ def test_garbage_from_the_board_does_not_hide_the_next_event() -> None:
     assert [e for e in events if isinstance(e, PieceLifted)] == [
         PieceLifted(square=chess.D2, t=float(len(sent) - 1))
     ]
+
+
+def test_a_whole_game_in_memory_gives_the_exact_pgn() -> None:
+    assert play_in_memory("squareoff", SquareOffFirmware(START)) == expected_moves()
+
+
+def test_a_whole_game_with_garbage_split_notifications_and_bounce() -> None:
+    faults = NotificationFaults(garbage=0.1, split=0.3, bounce=0.1, seed=1)
+    assert play_in_memory("squareoff", SquareOffFirmware(START, faults=faults)) == expected_moves()

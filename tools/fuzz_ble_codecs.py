@@ -55,7 +55,7 @@ def gochess_frame(rng: random.Random, burst: bool = False) -> bytes:
     if kind == 1:
         return gc.border_event_bytes(rng.choice(list(gc.SIDE_LETTERS)), rng.randint(1, 10), True)
     if kind == 2:
-        return gc.board_state_bytes(rng.getrandbits(64))
+        return gc.board_state_bytes(rng.getrandbits(64) & rng.getrandbits(64))  # ~16 men
     if kind == 3:
         return gc.framed(0x01, bytes([rng.randrange(101)]))
     return b"Ver" + bytes([rng.randrange(256)])

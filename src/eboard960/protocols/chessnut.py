@@ -218,6 +218,17 @@ def _expected_length(frame_type: int, length: int) -> bool:
     return length == fixed if fixed is not None else 2 <= length <= MAX_FRAME_SIZE - 2
 
 
+def _plausible_start(frame_type: int, payload: bytes) -> bool:
+    """Whether the first bytes of a cut frame's payload can belong to a frame of that type."""
+    if frame_type == POSITION_TYPE:
+        return all(b & 0x0F <= 12 and b >> 4 <= 12 for b in payload[:32])
+    if frame_type == 0x27:
+        return payload[:1] in (b"", b"\x00", b"\x01") and _printable(payload[1:])
+    if frame_type == 0x2C:
+        return _printable(payload)
+    return True
+
+
 def _printable(data: bytes) -> bool:
     return all(0x20 <= byte < 0x7F for byte in data)
 
@@ -251,25 +262,29 @@ class ChessnutCodec:
         self._differ.reset()
 
     def receive_data(self, data: bytes, t: float = 0.0) -> list[Any]:
+        events: list[Any] = []
         if self._buffer and t - self._since > self.stale_after:
-            self.discarded += len(self._buffer)
-            self._buffer.clear()
+            # The frame held at the start never completed: it was noise. Frames
+            # it seemed to swallow are still in the buffer, so resync inside it.
+            self._parse(t, events, stale=True)
         if not self._buffer:
             self._since = t
         self._buffer += data
-        events: list[Any] = []
+        self._parse(t, events, stale=False)
+        return events
+
+    def _parse(self, t: float, events: list[Any], *, stale: bool) -> None:
+        """Decode whole frames from the buffer; a cut frame waits, unless it is `stale`."""
         while self._buffer:
             taken = self._take_frame(t, events)
-            if taken is None:
+            if taken is None and not stale:
                 break
-            if taken == 0:
+            if not taken:
                 del self._buffer[0]
                 self.discarded += 1
-                self._since = t
             else:
                 del self._buffer[:taken]
-                self._since = t
-        return events
+            self._since = t
 
     def _take_frame(self, t: float, events: list[Any]) -> int | None:
         """Decode the frame at the buffer's start: its size, 0 if it is garbage, None if cut."""
@@ -280,7 +295,7 @@ class ChessnutCodec:
         if not _expected_length(frame_type, length):
             return 0
         if len(buf) < 2 + length:
-            return None
+            return None if _plausible_start(frame_type, bytes(buf[2:])) else 0
         payload = bytes(buf[2 : 2 + length])
         event = self._decode(frame_type, payload, t)
         if event is False:

@@ -310,7 +310,9 @@ def _binary_message(data: bytes, t: float) -> Any:
     """
     first = data[0]
     if first == BOARD_STATE and len(data) == 9:
-        return BoardSnapshot(occupied=int.from_bytes(data[1:9], "little"), t=t)
+        occupied = int.from_bytes(data[1:9], "little")
+        # A chess set has 32 men: more occupied squares than that is noise.
+        return BoardSnapshot(occupied=occupied, t=t) if chess.popcount(occupied) <= 32 else None
     if first == BORDER_STATE and len(data) == 7:
         b = data
         return BorderState(top=b[1], bottom=b[2], left=b[3] | b[4] << 8, right=b[5] | b[6] << 8, t=t)

@@ -46,6 +46,8 @@ _SQUARE_EVENT = re.compile(r"([a-h][1-8])([ud])")
 _MAC = re.compile(r"[0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){5}")
 _VOLTS = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 _LINE_END = b"\r\n"
+STRICT_CODES = frozenset({"0", "30", "22", "1"})
+"""Codes whose body has one known shape: any other body there is noise, not a message."""
 
 LineEnding = Literal["", "\r\n"]
 
@@ -179,31 +181,41 @@ class SquareOffCodec:
         return len(self._buffer)
 
     def receive_data(self, data: bytes, t: float = 0.0) -> list[Any]:
+        events: list[Any] = []
         if self._buffer and t - self._since > self.stale_after:
-            self.discarded += len(self._buffer)
-            self._buffer.clear()
+            # The message held at the start never completed: it was noise. Messages
+            # it seemed to swallow are still in the buffer, so resync inside it.
+            self._parse(t, events, stale=True)
         if not self._buffer:
             self._since = t
         self._buffer += data
-        events: list[Any] = []
+        self._parse(t, events, stale=False)
+        return events
+
+    def _parse(self, t: float, events: list[Any], *, stale: bool) -> None:
+        """Decode whole messages from the buffer; a cut one waits, unless it is `stale`."""
         while self._buffer:
             if self._buffer[0] in _LINE_END:
                 del self._buffer[0]
                 continue
             found = _MESSAGE.match(self._buffer)
-            if found:
-                code, body = (part.decode("ascii") for part in found.groups())
-                events.extend(self._decode(code, body, t))
+            decoded = self._decode(*(p.decode("ascii") for p in found.groups()), t) if found else None
+            if found and decoded is not None:
+                events.extend(decoded)
                 del self._buffer[: found.end()]
-            elif _PREFIX.fullmatch(self._buffer):
+            elif not stale and _PREFIX.fullmatch(self._buffer):
                 break
             else:
                 del self._buffer[0]
                 self.discarded += 1
             self._since = t
-        return events
 
-    def _decode(self, code: str, body: str, t: float) -> list[Any]:
+    def _decode(self, code: str, body: str, t: float) -> list[Any] | None:
+        """The events of one message; None when a code with a known body has another body.
+
+        Refusing those (rather than passing them on as `OtherMessage`) lets a
+        stray `3` before `0#c3u*` be dropped instead of hiding the message.
+        """
         if code == "0" and (event := _SQUARE_EVENT.fullmatch(body)):
             square = chess.parse_square(event[1])
             return [PiecePlaced(square=square, t=t) if event[2] == "d" else PieceLifted(square=square, t=t)]
@@ -217,6 +229,8 @@ class SquareOffCodec:
             return [BatteryReport(value=body, t=t)]
         if code == "1" and _MAC.fullmatch(body):
             return [MacAddress(address=body.upper(), t=t)]
+        if code in STRICT_CODES:
+            return None
         return [OtherMessage(code=code, body=body, t=t)]
 
     def send(self, command: Any) -> bytes:
