@@ -3,9 +3,10 @@
 The board notifies on two characteristics (positions on `…8262`, replies on
 `…8273`); both carry `<type> <length> <payload>` frames whose type bytes
 never collide, so the codec reads them as one stream. A notification may be
-cut in two (small MTU), so partial frames are kept; a partial frame older
-than `stale_after` seconds is dropped as garbage when new bytes arrive, which
-is how the codec recovers after a corrupted notification.
+cut in two (small MTU), so a cut frame waits for the rest, unless its first
+payload bytes already cannot belong to it. A cut frame still waiting after
+`stale_after` seconds when new bytes arrive was noise: the codec drops its
+first byte and resyncs inside the bytes it held.
 
 The board reports only whole positions; `SnapshotDiffer` turns them into
 lift/place events. The first frame after `RequestBoard` (sent at connect and

@@ -3,8 +3,9 @@
 The board sends `0#e2u*` / `0#e4d*` as pieces leave and arrive, and a
 64-character `0`/`1` occupancy string (`30#…*`, file by file: a1, a2, …, a8,
 b1, …, h8) when asked. Messages may be followed by CR LF, which is skipped.
-Anything that cannot begin a message is dropped byte by byte; a partial
-message older than `stale_after` seconds is dropped when new bytes arrive.
+Anything that cannot begin a message is dropped byte by byte; a cut message
+still waiting after `stale_after` seconds when new bytes arrive was noise,
+and the codec resyncs inside the bytes it held.
 
 Lift/place messages pass straight through as events. The board sends its
 occupancy only when asked (`RequestBoard`, at connect and after every
