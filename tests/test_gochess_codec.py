@@ -145,6 +145,7 @@ def test_set_leds_uses_the_configured_colour() -> None:
         (SetLeds(squares=frozenset({-1})), "LED squares"),
         (gc.LedsColour(squares=frozenset({1}), rgb=(256, 0, 0)), "colour"),
         (gc.LedMode(mode=3), "LED mode"),
+        (gc.LedPattern(code=0x39), "LED patterns"),
         (gc.LedGroups(groups=((frozenset(), (1, 2, 3)),)), "1..64 squares"),
         (gc.InterruptMask(squares=1 << 64), "64-bit"),
         (object(), "no command object"),

@@ -79,7 +79,8 @@ def test_led_settings() -> None:
     model, codec = GoChessFirmware(), gc.GoChessCodec()
     ask(model, codec, gc.LedFollowsSensor(on=True))
     ask(model, codec, gc.LedMode(mode=2))
-    assert model.led_follows_sensor and model.led_mode == 2
+    ask(model, codec, gc.LedPattern(code=0x38))
+    assert model.led_follows_sensor and model.led_mode == 2 and model.led_pattern == 0x38
 
 
 def test_the_xr_border() -> None:

@@ -57,6 +57,7 @@ class GoChessFirmware(NotifyingFirmware):
         self.leds: dict[chess.Square, tuple[int, int, int]] = {}
         self.led_follows_sensor = False
         self.led_mode = 0
+        self.led_pattern: int | None = None
         self.border: dict[str, int] = dict.fromkeys(BORDER_SLOTS, 0)
         self.battery_percent = battery_percent
         self.battery_mv = battery_mv
@@ -92,6 +93,8 @@ class GoChessFirmware(NotifyingFirmware):
             self.led_follows_sensor = bool(body[0])
         elif code == 0x36 and len(body) == 1 and body[0] <= 2:
             self.led_mode = body[0]
+        elif code in (0x37, 0x38):
+            self.led_pattern = code
         elif code == 0x3B and len(body) == 8:
             self.interrupt_mask = int.from_bytes(body, "little")
         return []

@@ -173,6 +173,13 @@ class LedMode:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class LedPattern:
+    """`37` or `38`: one of the two built-in LED patterns (the SDK gives them no names)."""
+
+    code: int = 0x37
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class InterruptMask:
     """`3B` + 8 bytes: the squares that report lift/place events (a bitboard)."""
 
@@ -295,6 +302,10 @@ class GoChessCodec:
             if command.mode not in (0, 1, 2):
                 raise GoChessError(f"LED mode must be 0, 1 or 2, not {command.mode!r}")
             return bytes([0x36, command.mode])
+        if isinstance(command, LedPattern):
+            if command.code not in (0x37, 0x38):
+                raise GoChessError(f"the LED patterns are 0x37 and 0x38, not {command.code!r}")
+            return bytes([command.code])
         if isinstance(command, InterruptMask):
             if not 0 <= command.squares <= chess.BB_ALL:
                 raise GoChessError("an interrupt mask is a 64-bit bitboard")
