@@ -136,8 +136,27 @@ def replay_into(session: PlaySession, capture: Capture) -> list[Effect]:
 
 
 def open_existing(path: Path, offset: float, *, board: str, start: int | str) -> Journal:
-    """Append to the journal being resumed."""
+    """Append to the journal being resumed, after cutting off a last line that a crash left half-written."""
     try:
+        _drop_partial_line(path)
         return Journal(CaptureWriter(path, board=board, start=start), offset)
     except OSError as error:
         raise CaptureError(f"cannot append to the journal {path}: {error.strerror or error}") from None
+
+
+def _drop_partial_line(path: Path) -> None:
+    """A record cut off mid-write was ignored when reading; appending after it would spoil the next."""
+    if path.suffix == ".gz":
+        return  # gzip members append cleanly; the reader already skips a cut-off tail
+    with path.open("rb+") as handle:
+        size = handle.seek(0, os.SEEK_END)
+        if size == 0:
+            return
+        handle.seek(max(0, size - 65536))
+        tail = handle.read()
+        if tail.endswith(b"\n"):
+            return
+        cut = tail.rfind(b"\n")
+        if cut < 0:
+            raise CaptureError(f"{path.name}: the last 64 KiB hold no complete record")
+        handle.truncate(size - len(tail) + cut + 1)

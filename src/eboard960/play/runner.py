@@ -187,20 +187,39 @@ class Runner:
     # ---------------------------------------------------------------- hands on the emulated board
 
     async def make_move(self, move: chess.Move, pace: float = 0.0) -> None:
-        """A hand makes `move` on the emulated board, then presses the mover's clock."""
+        """A hand makes `move` on the emulated board, then presses the mover's clock.
+
+        The move is made from the position the board shows (a move standing
+        there but not yet pressed counts), so typing both sides' moves works.
+        """
         if self.virtual is None:
             raise PlayError("only the emulated board can be moved from here")
-        game = self.session.board
-        plies = len(game.move_stack)
-        san = game.san(move)
-        for step in self.virtual.steps(game, move):
-            self.virtual.act(step)
-            await asyncio.sleep(pace)
         rec = self.session.recognizer
-        await self.until(lambda: rec.open_move == move or len(rec.board.move_stack) > plies,
-                         what=f"the board to show {san}")
-        self.handle(self.session.press(not rec.board.turn if len(rec.board.move_stack) > plies
-                                       else rec.board.turn, self.now()))
+        shown = rec.expected
+        plies = len(rec.board.move_stack) + (rec.open_move is not None)
+        san = shown.san(move)
+        for step in self.virtual.steps(shown, move):
+            await self.act(step)
+            await asyncio.sleep(pace)
+
+        def made() -> bool:
+            committed = len(rec.board.move_stack)
+            return committed > plies or (committed == plies and rec.open_move == move)
+
+        await self.until(made, what=f"the board to show {san}")
+        if len(rec.board.move_stack) == plies:
+            self.handle(self.session.press(shown.turn, self.now()))
+
+    async def act(self, step: PieceLifted | PiecePlaced) -> None:
+        """A hand lifts or places a piece on the emulated board; returns once the session saw it."""
+        if self.virtual is None:
+            raise PlayError("only the emulated board can be moved from here")
+        seen = self._square_events()
+        self.virtual.act(step)
+        await self.until(lambda: self._square_events() > seen, what="the board to report the hand")
+
+    def _square_events(self) -> int:
+        return self.received["PieceLifted"] + self.received["PiecePlaced"]
 
     async def ready(self) -> None:
         """Wait until the board has shown the start position."""
@@ -263,9 +282,9 @@ async def _command(runner: Runner, line: str) -> bool:
     elif command.action == "move":
         await runner.make_move(command.move)
     elif command.action == "lift":
-        runner.virtual.act(PieceLifted(square=command.square))
+        await runner.act(PieceLifted(square=command.square))
     elif command.action == "place":
-        runner.virtual.act(PiecePlaced(square=command.square, piece=command.piece))
+        await runner.act(PiecePlaced(square=command.square, piece=command.piece))
     return True
 
 

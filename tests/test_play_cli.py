@@ -1,0 +1,137 @@
+"""`eboard960 play` as a user runs it: the README's demo, the keyboard, one-line errors."""
+
+from __future__ import annotations
+
+import os
+import selectors
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import chess
+import pytest
+
+from eboard960.capture import read_capture
+from eboard960.cli import main
+from eboard960.events import PieceLifted, PiecePlaced
+from eboard960.play.demo import DEMO_START, demo_board, demo_moves
+from eboard960.protocols.dgt import DgtCodec
+from eboard960.replay import replay_capture
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO_MOVETEXT = ("1. c3 a6 2. e3 c6 3. Bxa6 bxa6 4. O-O c5 5. f4 f6 6. Kf2 Bxg2 7. Ne2 Bxf1 "
+                 "8. Kg3 Nb6 9. Qxf1 Nc6 10. h4 O-O-O 11. Kg4 h5+ 12. Kf5 Qh7# 0-1")
+
+
+def _env(tmp_path: Path) -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(ROOT / "src"), "XDG_DATA_HOME": str(tmp_path / "data")}
+
+
+def _lines_until(process: subprocess.Popen[str], wanted: str, deadline: float) -> list[str]:
+    """stdout lines up to and including the first that starts with `wanted`, or fail at `deadline`."""
+    lines: list[str] = []
+    selector = selectors.DefaultSelector()
+    selector.register(process.stdout, selectors.EVENT_READ)
+    while time.monotonic() < deadline:
+        if not selector.select(timeout=deadline - time.monotonic()):
+            break
+        line = process.stdout.readline()
+        if not line:
+            break
+        lines.append(line.rstrip("\n"))
+        if line.startswith(wanted):
+            return lines
+    pytest.fail(f"no line starting {wanted!r} in time; got {lines}")
+
+
+def test_readme_command_shows_a_recognised_move_within_ten_seconds(tmp_path: Path) -> None:
+    started = time.monotonic()
+    process = subprocess.Popen([sys.executable, "-m", "eboard960", "play", "--demo"], cwd=tmp_path,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=_env(tmp_path))
+    try:
+        lines = _lines_until(process, "move 1. c3", started + 10)
+        assert any(line.startswith("journal: ") for line in lines)
+        out, err = process.communicate(timeout=20)
+    finally:
+        process.kill()
+        process.wait()
+    assert process.returncode == 0, err
+    assert DEMO_MOVETEXT in out
+    assert "game over: 0-1 (checkmate)" in out
+    journals = list((tmp_path / "data" / "eboard960" / "games").glob("play-*.jsonl"))
+    assert len(journals) == 1
+    assert (journals[0].parent / (journals[0].name + ".pgn")).read_text().strip().endswith(DEMO_MOVETEXT)
+
+
+def test_demo_journal_holds_dgt_bytes_castling_the_eboard_way(tmp_path: Path, capsys) -> None:
+    journal = tmp_path / "demo.jsonl"
+    assert main(["play", "--demo", "--fast", "--record", str(journal)]) == 0
+    assert DEMO_MOVETEXT in capsys.readouterr().out
+    capture = read_capture(journal)
+    assert capture.header.board == "dgt" and capture.header.start == demo_board()
+    result = replay_capture(capture)
+    assert result.ok, result.problems
+    assert list(result.games[0].mainline_moves()) == demo_moves()
+    codec, steps = DgtCodec(), []
+    for record in capture.records:
+        if record.kind == "rx":
+            steps += [(type(e).__name__[5:], chess.square_name(e.square))
+                      for e in codec.receive_data(record.data) if isinstance(e, PieceLifted | PiecePlaced)]
+    white_castles = steps.index(("Lifted", "e1"))
+    assert steps[white_castles:white_castles + 4] == [
+        ("Lifted", "e1"), ("Lifted", "g1"), ("Placed", "f1"), ("Placed", "g1")]
+    black_castles = steps.index(("Lifted", "e8"))
+    assert steps[black_castles:black_castles + 4] == [
+        ("Lifted", "e8"), ("Lifted", "b8"), ("Placed", "d8"), ("Placed", "c8")]
+    assert (tmp_path / "demo.jsonl.pgn").read_text().strip().endswith(DEMO_MOVETEXT)
+
+
+def test_keyboard_drives_the_emulated_board(tmp_path: Path) -> None:
+    journal = tmp_path / "typed.jsonl"
+    typed = "e4\nfoo\nlift e7\nplace e5\npress\nNf3\nquit\n"
+    done = subprocess.run(
+        [sys.executable, "-m", "eboard960", "play", "--position", "518", "--time", "5+3",
+         "--record", str(journal)],
+        input=typed, capture_output=True, text=True, env=_env(tmp_path), timeout=30)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "move 1. e4" in out and "move 1... e5" in out and "move 2. Nf3" in out
+    assert "? 'foo' is neither a move nor a command" in out
+    assert "1. e4 { [%clk 0:05:0" in out and "2. Nf3" in out
+    result = replay_capture(read_capture(journal))
+    assert [m.uci() for m in result.games[0].mainline_moves()] == ["e2e4", "e7e5", "g1f3"]
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--position", "1000"], "--position must be 0..959, 'random' or 'day', not '1000'"),
+    (["--position", "day"], "--position day needs --secret-file FILE"),
+    (["--board", "dgt"], "--board dgt needs --port (e.g. /dev/ttyUSB0)"),
+    (["--demo", "--engine", "stockfish"], "the demo plays both sides; leave out --engine"),
+    (["--engine", "no-such-engine-960"], "no engine called 'no-such-engine-960' on PATH"),
+    (["--time", "5+x"], "time control"),
+    (["--resume", "missing.jsonl"], "cannot read missing.jsonl"),
+    (["--demo", "--position", "3"], "the demo plays position 466; leave out --position"),
+])
+def test_user_mistakes_are_one_line_errors(argv: list[str], message: str, tmp_path: Path, capsys,
+                                           monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert main(["play", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("eboard960 play: ") and err.count("\n") == 1
+    assert message in err
+
+
+def test_an_existing_journal_is_never_overwritten(tmp_path: Path, capsys) -> None:
+    journal = tmp_path / "game.jsonl"
+    journal.write_text('{"capture": 1, "board": "dgt", "start": 466}\n')
+    assert main(["play", "--demo", "--record", str(journal)]) == 2
+    assert f"{journal} already exists; use --resume {journal}" in capsys.readouterr().err
+    assert journal.read_text() == '{"capture": 1, "board": "dgt", "start": 466}\n'
+
+
+def test_demo_start_is_position_466() -> None:
+    assert demo_board().board_fen() == chess.Board.from_chess960_pos(DEMO_START).board_fen()
+    assert demo_board().board_fen().split("/")[-1] == "BRNNKBRQ"
