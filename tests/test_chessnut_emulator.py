@@ -192,3 +192,8 @@ def test_a_whole_game_in_memory_gives_the_exact_pgn() -> None:
 def test_a_whole_game_with_garbage_split_notifications_and_bounce() -> None:
     faults = NotificationFaults(garbage=0.1, split=0.3, bounce=0.1, seed=1)
     assert play_in_memory("chessnut", ChessnutFirmware(START, faults=faults)) == expected_moves()
+
+
+def test_an_unknown_battery_layout_is_refused() -> None:
+    with pytest.raises(cn.ChessnutError, match="battery layout"):
+        ChessnutFirmware(battery="guess")  # type: ignore[arg-type]

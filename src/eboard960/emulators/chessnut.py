@@ -30,6 +30,7 @@ from eboard960.protocols.chessnut import (
     ENABLE_REPORTING,
     UPLOAD_MODE,
     BatteryLayout,
+    ChessnutError,
     battery_bytes,
     leds_from_bytes,
     position_frame,
@@ -130,6 +131,8 @@ class ChessnutFirmware(NotifyingFirmware):
         firmware: tuple[str, str] = ("CNCA100_V201", "CN_DVT9_210659"),
         faults: NotificationFaults | None = None,
     ) -> None:
+        if battery not in ("official", "picochess"):
+            raise ChessnutError(f"unknown battery layout {battery!r} (official or picochess)")
         super().__init__(faults)
         start = chess.Board.from_chess960_pos(position) if isinstance(position, int) else position
         self.pieces: dict[chess.Square, chess.Piece] = start.piece_map()
