@@ -14,7 +14,7 @@ import chess
 class Segment:
     """Evidence gathered from the events since the board showed `base` (an occupancy)."""
 
-    __slots__ = ("base", "base_count", "ever", "lifted", "start", "together")
+    __slots__ = ("base", "base_count", "ever", "lifted", "start", "together", "when_lifted")
 
     def __init__(self, base: chess.Bitboard, start: int = 0) -> None:
         self.base = base
@@ -22,11 +22,14 @@ class Segment:
         self.lifted: chess.Bitboard = 0  # since the board last showed `base`
         self.ever: chess.Bitboard = 0  # since `base` was reached, touches included
         self.together: list[chess.Bitboard] = []
+        # the occupancy right after each square was last emptied
+        self.when_lifted: dict[chess.Square, chess.Bitboard] = {}
         self.start = start  # index of the first event that may belong to this segment
 
     def note_lift(self, square: chess.Square, occupied: chess.Bitboard) -> None:
         self.lifted |= chess.BB_SQUARES[square]
         self.ever |= chess.BB_SQUARES[square]
+        self.when_lifted[square] = occupied
         if occupied.bit_count() <= self.base_count - 2:
             vacated = self.base & ~occupied
             if not self.together or vacated != self.together[-1]:
@@ -36,6 +39,7 @@ class Segment:
         """The board shows the reference position again: a touch ended, its lifts prove nothing."""
         self.lifted = 0
         self.together.clear()
+        self.when_lifted.clear()
 
     def held_together(self, a: chess.Square, b: chess.Square) -> bool:
         """Were the pieces from `a` and `b` both off the board at one moment?"""
@@ -44,3 +48,8 @@ class Segment:
 
     def was_lifted(self, square: chess.Square) -> bool:
         return bool(self.lifted & chess.BB_SQUARES[square])
+
+    def left_before(self, square: chess.Square, target: chess.Square) -> bool:
+        """Was `square` emptied while `target` was still empty (a piece leaving for `target`)?"""
+        occupied = self.when_lifted.get(square)
+        return occupied is not None and not occupied & chess.BB_SQUARES[target]

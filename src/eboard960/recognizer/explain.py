@@ -42,6 +42,8 @@ class CastlingShape:
 
 def castling_shapes(board: chess.Board) -> tuple[CastlingShape, ...]:
     """Every legal castling of the side to move, with its half-done occupancies."""
+    if not board.castling_rights & board.occupied_co[board.turn]:
+        return ()
     shapes = []
     for move in board.generate_castling_moves():
         k0, r0 = move.from_square, move.to_square
@@ -70,13 +72,18 @@ def castling_evidence(shape: CastlingShape, segment: Segment) -> bool:
 
     A square that holds a piece before and after but changed hands (the king
     landing where its rook stood, or the rook where the king stood) must have
-    been emptied; a transposition needs king and rook in hand together.
+    been emptied before the piece that left it could arrive, or both pieces
+    must have been in hand together; a transposition needs the latter. Else an
+    ordinary move and a touched piece explain the same occupancy better.
     """
+    together = segment.held_together(shape.king_from, shape.rook_from)
     if shape.is_transposition:
-        return segment.held_together(shape.king_from, shape.rook_from)
-    if shape.king_to == shape.rook_from and not segment.was_lifted(shape.rook_from):
-        return False
-    return not (shape.rook_to == shape.king_from and not segment.was_lifted(shape.king_from))
+        return together
+    if shape.king_to == shape.rook_from:  # the rook must have left before it could land
+        return together or segment.left_before(shape.rook_from, shape.rook_to)
+    if shape.rook_to == shape.king_from:
+        return together or segment.left_before(shape.king_from, shape.king_to)
+    return True
 
 
 def with_promotions(board: chess.Board, frm: chess.Square, to: chess.Square) -> list[chess.Move]:
@@ -120,6 +127,18 @@ def matching_moves(
                 if board.is_en_passant(move) and board.is_legal(move):
                     moves.append(move)
     return moves
+
+
+def occupancy_after(
+    board: chess.Board, move: chess.Move, shapes: tuple[CastlingShape, ...]
+) -> chess.Bitboard:
+    """What the sensors will read once `move` is made, without making it."""
+    if board.is_castling(move):
+        return next(shape.after for shape in shapes if shape.move == move)
+    occupied = board.occupied & ~chess.BB_SQUARES[move.from_square] | chess.BB_SQUARES[move.to_square]
+    if board.is_en_passant(move):
+        occupied &= ~chess.BB_SQUARES[move.to_square ^ 8]
+    return occupied
 
 
 def touched_squares(board: chess.Board, move: chess.Move) -> tuple[chess.Bitboard, chess.Bitboard]:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import chess
-import chess.pgn
 from transitions import Machine, MachineError
 
 from eboard960.errors import RecognitionError
@@ -30,6 +30,7 @@ from eboard960.recognizer.explain import (
     castling_shapes,
     is_partial,
     matching_moves,
+    occupancy_after,
     successors,
     with_promotions,
 )
@@ -45,6 +46,9 @@ from eboard960.recognizer.reports import (
     Report,
 )
 from eboard960.recognizer.table import TRANSITIONS, Mode
+
+if TYPE_CHECKING:
+    import chess.pgn
 
 PROMOTION_BUTTONS = {"promote_q": chess.QUEEN, "promote_r": chess.ROOK,
                      "promote_b": chess.BISHOP, "promote_n": chess.KNIGHT}
@@ -77,7 +81,7 @@ def _start_board(start: chess.Board | int) -> chess.Board:
 
 def _repetition_key(board: chess.Board) -> tuple[object, ...]:
     """What makes two positions the same for the repetition rules."""
-    ep = board.ep_square if board.has_legal_en_passant() else None
+    ep = board.ep_square if board.ep_square is not None and board.has_legal_en_passant() else None
     return (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings,
             board.occupied_co[chess.WHITE], board.turn, board.clean_castling_rights(), ep)
 
@@ -120,7 +124,7 @@ class Recognizer:
     @property
     def expected(self) -> chess.Board:
         """The position the board should show: the game plus the open move, if any."""
-        return self._after_open or self._board
+        return self._after() if self._open is not None else self._board
 
     @property
     def occupied(self) -> chess.Bitboard:
@@ -195,7 +199,7 @@ class Recognizer:
             self._segment_open.note_lift(square, self._occupied)
             for _, segment in self._alternatives:
                 segment.note_lift(square, self._occupied)
-            if self._after_open.color_at(square) == self._after_open.turn:
+            if self._color_after_open(square) == (not self._board.turn):
                 self._take_alternative()
                 self._fire("commit")
         self._settle(after_lift=True)
@@ -307,13 +311,13 @@ class Recognizer:
         if moves:
             move = self._choose(board, moves)
             if move == self._open and self.mode is not Mode.ILLEGAL:
-                return self._rest_at(self._after_open, "rest_open")
+                return self._rest_open()
             if self._may_replace(move):
                 return self._as_move(move)
         if self._open is not None:
-            if occupied == self._after_open.occupied:
-                return self._rest_at(self._after_open, "rest_open")
-            replies = matching_moves(self._after_open, occupied, self._segment_open, self._shapes_open())
+            if occupied == self._open_occupied:
+                return self._rest_open()
+            replies = matching_moves(self._after(), occupied, self._segment_open, self._shapes_open())
             if replies:
                 return Verdict("reply")
         if occupied == board.occupied and self._may_replace(None):
@@ -361,7 +365,7 @@ class Recognizer:
     def _take_alternative(self) -> None:
         """The other side began: prefer an earlier open move that its complete reply explains."""
         if not self._alternatives or matching_moves(
-            self._after_open, self._occupied, self._segment_open, self._shapes_open()
+            self._after(), self._occupied, self._segment_open, self._shapes_open()
         ):
             return
         for move, segment in reversed(self._alternatives):
@@ -508,14 +512,48 @@ class Recognizer:
             self._alternatives = [*self._alternatives[-1:], (self._open, self._segment_open)]
         self._open = move
         self._open_index = self._index
-        self._after_open = self._board.copy(stack=False)
-        self._after_open.push(move)
+        self._after_open = None
+        self._open_occupied = occupancy_after(self._board, move, self._shapes)
         self._open_shapes = None
         self._segment_open = Segment(self._occupied, self._index)
 
+    def _after(self) -> chess.Board:
+        """The game with the open move played, built only when something needs more than occupancy."""
+        if self._after_open is None:
+            self._after_open = self._board.copy(stack=False)
+            self._after_open.push(self._open)
+        return self._after_open
+
+    def _piece_after_open(self, square: chess.Square) -> chess.Piece | None:
+        """What stands on `square` once the open move is made, without making it."""
+        board, move = self._board, self._open
+        if board.is_castling(move):
+            shape = next(s for s in self._shapes if s.move == move)
+            if square == shape.king_to:
+                return chess.Piece(chess.KING, board.turn)
+            if square == shape.rook_to:
+                return chess.Piece(chess.ROOK, board.turn)
+            if square in (shape.king_from, shape.rook_from):
+                return None
+            return board.piece_at(square)
+        if square == move.to_square:
+            return self._placed(board, move)
+        if square == move.from_square or (board.is_en_passant(move) and square == move.to_square ^ 8):
+            return None
+        return board.piece_at(square)
+
+    def _color_after_open(self, square: chess.Square) -> chess.Color | None:
+        piece = self._piece_after_open(square)
+        return None if piece is None else piece.color
+
+    def _rest_open(self) -> Verdict:
+        """The board shows the open move again, unless identified pieces say a capture is under way."""
+        agrees = all(self._piece_after_open(square) == piece for square, piece in self._pieces.items())
+        return Verdict("rest_open") if agrees else NOTHING
+
     def _shapes_open(self) -> tuple[CastlingShape, ...]:
         if self._open_shapes is None:
-            self._open_shapes = castling_shapes(self._after_open)
+            self._open_shapes = castling_shapes(self._after())
         return self._open_shapes
 
     def report_provisional(self) -> None:
@@ -582,6 +620,7 @@ class Recognizer:
         self._open_kind: str | None = None
         self._open_index = self._index
         self._after_open: chess.Board | None = None
+        self._open_occupied: chess.Bitboard = 0
         self._open_shapes: tuple[CastlingShape, ...] | None = None
         self._alternatives: list[tuple[chess.Move, Segment]] = []
         self._shapes = castling_shapes(self._board)
@@ -613,6 +652,8 @@ class Recognizer:
             self._out.append(DrawClaimable(reason="fifty-move rule", t=self._t))
 
     def _pgn(self, headers: dict[str, str] | None) -> chess.pgn.Game:
+        import chess.pgn  # here, not at the top: chess.pgn loads chess.engine and with it asyncio
+
         board = self._board
         game = chess.pgn.Game.from_board(board)
         if headers:
