@@ -230,6 +230,13 @@ def _plausible_start(frame_type: int, payload: bytes) -> bool:
     return True
 
 
+def _occupancy(pieces: dict[chess.Square, chess.Piece]) -> chess.Bitboard:
+    occupied = 0
+    for square in pieces:
+        occupied |= chess.BB_SQUARES[square]
+    return occupied
+
+
 def _printable(data: bytes) -> bool:
     return all(0x20 <= byte < 0x7F for byte in data)
 
@@ -297,29 +304,28 @@ class ChessnutCodec:
             return 0
         if len(buf) < 2 + length:
             return None if _plausible_start(frame_type, bytes(buf[2:])) else 0
-        payload = bytes(buf[2 : 2 + length])
-        event = self._decode(frame_type, payload, t)
-        if event is False:
+        decoded = self._decode(frame_type, bytes(buf[2 : 2 + length]), t)
+        if decoded is None:
             return 0
-        if isinstance(event, list):
-            events.extend(event)
-        elif event is not None:
-            events.append(event)
+        events.extend(decoded)
         return 2 + length
 
-    def _decode(self, frame_type: int, payload: bytes, t: float) -> Any:
-        """The event(s) a complete frame carries; False when the payload is not valid."""
+    def _decode(self, frame_type: int, payload: bytes, t: float) -> list[Any] | None:
+        """The events a complete frame carries; None when its payload is not valid."""
         if frame_type == POSITION_TYPE:
             pieces = decode_position(payload[:32])
             if pieces is None:
-                return False
-            occupied = 0
-            for square in pieces:
-                occupied |= chess.BB_SQUARES[square]
-            return self._differ.diff(BoardSnapshot(occupied=occupied, pieces=pieces, t=t))
+                return None
+            snapshot = BoardSnapshot(occupied=_occupancy(pieces), pieces=pieces, t=t)
+            return list(self._differ.diff(snapshot))
+        event = self._reply(frame_type, payload, t)
+        return None if event is None else [event]
+
+    def _reply(self, frame_type: int, payload: bytes, t: float) -> Any:
+        """The event of a reply frame (not a position), or None when it is not valid."""
         value = payload[0]
         if frame_type == 0x23:
-            return Ack(ok=value == 0, t=t) if value in (0, 1) else False
+            return Ack(ok=value == 0, t=t) if value in (0, 1) else None
         if frame_type == 0x2A:
             return self._battery(payload, t)
         if frame_type == 0x0F:
@@ -327,23 +333,23 @@ class ChessnutCodec:
         if frame_type == 0x32:
             return StoredGames(count=value, t=t)
         if frame_type == 0x37:
-            return GameTransfer(started=value == 0xBE, t=t) if value in (0xBE, 0xED) else False
+            return GameTransfer(started=value == 0xBE, t=t) if value in (0xBE, 0xED) else None
         if frame_type == 0x2C:
-            return DeviceName(name=payload.decode("ascii"), t=t) if _printable(payload) else False
+            return DeviceName(name=payload.decode("ascii"), t=t) if _printable(payload) else None
         # 0x27: firmware text after a chip byte.
         chip, text = payload[0], payload[1:]
         if chip > 1 or not _printable(text):
-            return False
+            return None
         return FirmwareVersion(chip=FIRMWARE_CHIPS[chip], text=text.decode("ascii"), t=t)
 
-    def _battery(self, payload: bytes, t: float) -> Battery | bool:
+    def _battery(self, payload: bytes, t: float) -> Battery | None:
         b2, b3 = payload
         if self.battery == "official":
             percent, charging = b2 & 0x7F, bool(b2 & 0x80)
         else:
             percent, charging = b2, b3 == 1
         if percent > 100:
-            return False
+            return None
         return Battery(percent=percent, charging=charging, t=t)
 
     def send(self, command: Any) -> bytes:
