@@ -5,9 +5,9 @@ for keeping notifications apart); `eboard960.ble.profiles` routes each
 notification to its characteristic (position frames to `…8262`, everything
 else to `…8273`). `feed(data)` is one write from the app. `tick()` is the
 firmware's 200 ms timer: while reporting is on, the Air repeats the position
-even when nothing moved. Scenario calls (`lift`, `place`, `apply`, `play_game`) change the
-physical board; the hand holds lifted pieces, so a place without a piece puts
-back the one lifted last.
+even when nothing moved. Scenario calls (`lift`, `place`, `apply`,
+`play_game`) change the physical board; the hand holds lifted pieces, so a
+place without a piece puts back the one lifted last.
 
 `NotifyingFirmware` and `NotificationFaults` (shared by the GoChess and
 Square Off models) perturb the outgoing notifications from a seeded random
