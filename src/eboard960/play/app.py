@@ -21,6 +21,7 @@ import chess
 
 from eboard960.board import Board
 from eboard960.clock.timecontrol import TimeControl, parse_time_controls
+from eboard960.commands import EnableUpdates, RequestBoard
 from eboard960.errors import CaptureError
 from eboard960.play.demo import DEMO_START
 from eboard960.play.engine import EngineOpponent, find_engine
@@ -165,7 +166,8 @@ async def _play(options: PlayOptions, session: PlaySession, journal: Journal, di
             virtual = VirtualBoard(session.board if resumed else options.start)
             board = Board(lambda: codec_for("dgt"), lambda: virtual.link, capture=journal)
         else:
-            board = Board(lambda: codec_for(options.board), await _connector(options), capture=journal)
+            board = Board(lambda: codec_for(options.board), await _connector(options), capture=journal,
+                          hello=_hello(options.board))
         runner = Runner(session, board, display, journal=journal, virtual=virtual, engine=engine,
                         offset=offset)
         if resumed:
@@ -179,6 +181,19 @@ async def _play(options: PlayOptions, session: PlaySession, journal: Journal, di
         return 0
     finally:
         journal.close()
+
+
+def _hello(board: str) -> tuple[object, ...]:
+    """What to say on every connection: updates on, the board, and for DGT the clock's state.
+
+    The DGT codec learns which side's lever is up from the clock's times; asking
+    for them at once means the first press after a (re)connection is not lost.
+    """
+    if board == "dgt":
+        from eboard960.protocols.dgt import RequestClockTimes
+
+        return (EnableUpdates(), RequestBoard(), RequestClockTimes())
+    return (EnableUpdates(), RequestBoard())
 
 
 def _driver(options: PlayOptions, stdin: TextIO | None) -> Driver:

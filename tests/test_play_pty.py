@@ -1,0 +1,129 @@
+"""End to end on the real serial path: the emulated DGT board and its DGT 3000 behind a pty,
+pyserial, the Board joiner, the play session (recognizer + clock), the journal and the runner.
+
+The clock presses are the emulated clock's lever, reaching the session as DGT
+clock messages over the wire. Half-way through, the cable is pulled and a
+move is made while it is out; the status says so, and the board's dump after
+reconnecting brings the move in.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from pathlib import Path
+
+import chess
+import chess.pgn
+
+from eboard960.board import Backoff, Board
+from eboard960.capture import CaptureWriter, read_capture
+from eboard960.clock.timecontrol import parse_time_controls
+from eboard960.commands import EnableUpdates, RequestBoard
+from eboard960.emulators.dgt import ClockModel, DgtFirmware
+from eboard960.emulators.pty import PtyRunner
+from eboard960.play.demo import DEMO_START, demo_board, demo_moves
+from eboard960.play.journal import Journal, replay_into
+from eboard960.play.runner import Runner
+from eboard960.play.session import PlaySession
+from eboard960.play.view import PlainDisplay
+from eboard960.protocols.dgt import DgtCodec, RequestClockTimes
+from eboard960.replay import replay_capture
+from eboard960.transport.serial import SerialTransport
+
+PULL_AFTER = 11  # plies played before the cable is pulled
+MOVETEXT = ("1. c3 a6 2. e3 c6 3. Bxa6 bxa6 4. O-O c5 5. f4 f6 6. Kf2 Bxg2 7. Ne2 Bxf1 "
+            "8. Kg3 Nb6 9. Qxf1 Nc6 10. h4 O-O-O 11. Kg4 h5+ 12. Kf5 Qh7# 0-1")
+
+
+class Socket:
+    """Which pty the emulated board is plugged into right now."""
+
+    def __init__(self, model: DgtFirmware) -> None:
+        self.model = model
+        self.runner: PtyRunner | None = None
+
+    def path(self) -> str:
+        return self.runner.path if self.runner else "/dev/eboard960-unplugged"
+
+    async def plug(self) -> None:
+        self.runner = PtyRunner(self.model)
+        await self.runner.start()
+
+    async def pull(self) -> None:
+        if self.runner is not None:
+            await self.runner.stop()
+        self.runner = None
+
+    def send(self, data: bytes) -> None:
+        if self.runner is not None:
+            self.runner.send(data)
+
+
+def test_full_chess960_game_over_a_pty_with_clock_presses_pulled_cable_and_exact_pgn(tmp_path: Path) -> None:
+    journal_path = tmp_path / "pty.jsonl"
+    out = io.StringIO()
+    statuses: list[str] = []
+
+    async def scenario() -> PlaySession:
+        model = DgtFirmware(DEMO_START, clock=ClockModel("3000"))
+        socket = Socket(model)
+        await socket.plug()
+        journal = Journal(CaptureWriter(journal_path, board="dgt", start=DEMO_START, time="5+3"))
+        board = Board(DgtCodec, lambda: SerialTransport(socket.path()), capture=journal,
+                      hello=(EnableUpdates(), RequestBoard(), RequestClockTimes()),
+                      backoff=Backoff(initial=0.05, maximum=0.2))
+        session = PlaySession(DEMO_START, controls=parse_time_controls("5+3"))
+        display = PlainDisplay(out)
+        runner = Runner(session, board, display, journal=journal)
+        rec = session.recognizer
+
+        def record_status(view: object) -> None:
+            statuses.append(view.status)
+            PlainDisplay.show(display, view)
+
+        display.show = record_status  # type: ignore[method-assign]
+
+        async def drive(runner: Runner) -> None:
+            await runner.ready()
+            await runner.until(lambda: runner.received["ClockTimes"] > 0, what="the clock's times")
+            game = demo_board()
+            for ply, move in enumerate(demo_moves()):
+                mover = chess.COLOR_NAMES[game.turn]
+                if ply == PULL_AFTER:
+                    await socket.pull()
+                    await runner.until(lambda: not board.connected, what="the link to drop")
+                    assert session.status(runner.now()) == "board disconnected — reconnecting"
+                    model.play_move(game, move)  # made while the cable is out: nobody hears it
+                    times = runner.received["ClockTimes"]
+                    await socket.plug()
+                    await runner.until(lambda t=times: runner.received["ClockTimes"] > t,
+                                       what="the resync")
+                else:
+                    socket.send(model.play_move(game, move))
+                await runner.until(lambda m=move: rec.open_move == m, what=f"the board to show {move}")
+                socket.send(model.press(mover))
+                await runner.until(lambda n=ply + 1: len(rec.board.move_stack) == n,
+                                   what=f"the press after {move}")
+                game.push(move)
+
+        await asyncio.wait_for(runner.run(drive), 30)
+        await socket.pull()
+        journal.close()
+        return session
+
+    session = asyncio.run(scenario())
+    exporter = chess.pgn.StringExporter(headers=False, comments=False, columns=None)
+    game = session.pgn()
+    assert game.accept(exporter) == MOVETEXT
+    assert all(node.clock() is not None for node in game.mainline())
+    assert "board disconnected — reconnecting" in statuses
+    assert (tmp_path / "pty.jsonl.pgn").read_text() == str(game) + "\n"
+    # the journal holds the wire: replay gives the game, and a fresh session rebuilds the clocks
+    capture = read_capture(journal_path)
+    assert sum(r.kind == "link" for r in capture.records) == 4  # up, down, up, down
+    assert not any(r.kind == "button" for r in capture.records)  # every press came over the wire
+    assert list(replay_capture(capture).games[0].mainline_moves()) == demo_moves()
+    rebuilt = PlaySession(DEMO_START, controls=parse_time_controls("5+3"))
+    replay_into(rebuilt, capture)
+    assert str(rebuilt.pgn()) == str(game)
