@@ -139,6 +139,11 @@ class PlaySession:
         return self._state.set_up
 
     @property
+    def engine_move(self) -> chess.Move | None:
+        """The engine's move the player is to make on the board, if any."""
+        return self.engine.move if self.engine is not None else None
+
+    @property
     def board(self) -> chess.Board:
         """The committed game."""
         return self.recognizer.board
