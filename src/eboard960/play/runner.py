@@ -17,6 +17,8 @@ import asyncio
 import contextlib
 import dataclasses
 import os
+import termios
+import tty
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import TextIO
@@ -55,6 +57,8 @@ class Display:
     def say(self, text: str) -> None: ...
 
     def show(self, view: object) -> None: ...
+
+    def typing(self, text: str) -> None: ...
 
     def close(self) -> None: ...
 
@@ -250,7 +254,7 @@ def keyboard_driver(stdin: TextIO) -> Driver:
     """Typed commands until 'quit' or the end of input."""
 
     async def drive(runner: Runner) -> None:
-        lines = _LineReader(stdin)
+        lines = _LineReader(stdin, runner.display.typing)
         try:
             runner.display.say(HELP)
             while (line := await lines.next()) is not None:
@@ -289,13 +293,24 @@ async def _command(runner: Runner, line: str) -> bool:
 
 
 class _LineReader:
-    """Lines from a terminal or pipe, read without blocking the event loop."""
+    """Lines from a terminal or a pipe, read without blocking the event loop.
 
-    def __init__(self, stream: TextIO) -> None:
+    On a terminal the reader edits the line itself (cbreak mode: no echo, a
+    key at a time) and hands the line being typed to `typing`, so a screen
+    that redraws every second never wipes what the player is typing. The
+    terminal's settings are restored by `close`.
+    """
+
+    def __init__(self, stream: TextIO, typing: Callable[[str], None]) -> None:
         self._fd = stream.fileno()
+        self._typing = typing
         self._queue: asyncio.Queue[str | None] = asyncio.Queue()
-        self._buffer = b""
+        self._buffer = ""
+        self._pending = b""
         self._loop = asyncio.get_running_loop()
+        self._terminal = termios.tcgetattr(self._fd) if stream.isatty() else None
+        if self._terminal is not None:
+            tty.setcbreak(self._fd)
         self._blocking = os.get_blocking(self._fd)
         os.set_blocking(self._fd, False)
         self._loop.add_reader(self._fd, self._readable)
@@ -306,15 +321,37 @@ class _LineReader:
         except (BlockingIOError, InterruptedError):
             return
         if not data:
-            if self._buffer:
-                self._queue.put_nowait(self._buffer.decode(errors="replace"))
-            self._queue.put_nowait(None)
-            self._loop.remove_reader(self._fd)
+            self._end()
             return
-        self._buffer += data
-        *lines, self._buffer = self._buffer.split(b"\n")
-        for line in lines:
-            self._queue.put_nowait(line.decode(errors="replace"))
+        self._pending += data
+        try:
+            text, self._pending = self._pending.decode(), b""
+        except UnicodeDecodeError:
+            return  # half a character so far
+        for char in text:
+            self._key(char)
+
+    def _key(self, char: str) -> None:
+        if char in "\r\n":
+            self._queue.put_nowait(self._buffer)
+            self._buffer = ""
+        elif char in "\x7f\x08":
+            self._buffer = self._buffer[:-1]
+        elif char == "\x04" and self._terminal is not None and not self._buffer:
+            self._end()
+            return
+        elif char.isprintable():
+            self._buffer += char
+        if self._terminal is not None:
+            self._typing(self._buffer)
+
+    def _end(self) -> None:
+        if self._buffer:
+            self._queue.put_nowait(self._buffer)
+            self._buffer = ""
+        self._queue.put_nowait(None)
+        with contextlib.suppress(ValueError, OSError):
+            self._loop.remove_reader(self._fd)
 
     async def next(self) -> str | None:
         return await self._queue.get()
@@ -324,6 +361,8 @@ class _LineReader:
             self._loop.remove_reader(self._fd)
         with contextlib.suppress(OSError):
             os.set_blocking(self._fd, self._blocking)
+            if self._terminal is not None:
+                termios.tcsetattr(self._fd, termios.TCSADRAIN, self._terminal)
 
 
 async def idle_driver(runner: Runner) -> None:

@@ -8,6 +8,7 @@ escape code.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TextIO
 
 import chess
@@ -38,7 +39,7 @@ def clock_line(view: View, side: chess.Color) -> str:
     return f"{marker} {chess.COLOR_NAMES[side]:<5} {shown:>8}  {name}"
 
 
-def render(view: View, *, said: list[str] = ()) -> list[str]:
+def render(view: View, *, said: Sequence[str] = ()) -> list[str]:
     """The whole screen as lines (no escape codes); `said` are the latest messages."""
     title = "eboard960 play"
     if view.start_number is not None:
@@ -60,7 +61,7 @@ def render(view: View, *, said: list[str] = ()) -> list[str]:
         lines.append(f"{row}    {side}".rstrip())
     lines += ["", f"» {view.status}", ""]
     lines += [_move_text(view.moves)[-160:]] if view.moves else []
-    lines += list(said)[-5:]
+    lines += said[-5:]
     return lines
 
 
@@ -86,6 +87,9 @@ class PlainDisplay:
             self._status = view.status
             print(f"status: {view.status}", file=self.out, flush=True)
 
+    def typing(self, text: str) -> None:
+        """A pipe echoes nothing."""
+
     def close(self) -> None:
         """Nothing to restore on a pipe."""
 
@@ -97,18 +101,27 @@ class ScreenDisplay:
         self.out = out
         self._said: list[str] = []
         self._last: list[str] | None = None
+        self._view: View | None = None
+        self._typed = ""
 
     def say(self, text: str) -> None:
         self._said = [*self._said[-4:], text]
         self._last = None
 
     def show(self, view: View) -> None:
-        lines = render(view, said=self._said)
+        self._view = view
+        lines = [*render(view, said=self._said), f"> {self._typed}"]
         if lines == self._last:
             return
         self._last = lines
-        self.out.write("\x1b[H\x1b[2J" + "\n".join(lines) + "\n> ")
+        self.out.write("\x1b[H\x1b[2J" + "\n".join(lines))
         self.out.flush()
+
+    def typing(self, text: str) -> None:
+        """The line being typed, shown after the prompt."""
+        self._typed = text
+        if self._view is not None:
+            self.show(self._view)
 
     def close(self) -> None:
         self.out.write("\n")
