@@ -65,15 +65,18 @@ def test_demo_game_with_clock_gives_exact_pgn_and_clock_comments() -> None:
     assert session.status(t) == "game over: 0-1 (checkmate)"
 
 
-def test_a_move_committed_by_the_other_side_starting_also_switches_the_clock() -> None:
+def test_a_move_committed_by_the_other_side_moving_also_switches_the_clock() -> None:
     session = PlaySession(518, controls=parse_time_controls("5"))
     board = chess.Board()
     set_up(session, board)
     play(session, board, chess.Move.from_uci("e2e4"), 3.0)
-    effects = session.feed(PieceLifted(square=chess.E7, t=10.0))  # black begins: e4 is final
+    effects = session.feed(PieceLifted(square=chess.E7, t=10.0))  # black moves without pressing
+    effects += session.feed(PiecePlaced(square=chess.E5, t=11.0))
     assert [e.text for e in effects if isinstance(e, Said)] == ["move 1. e4"]
-    assert JournalNote(t=10.0, text="clock 290000 300000") in effects
-    assert session.view(12.5).black_ms == 297_500
+    (note,) = [e for e in effects if isinstance(e, JournalNote)]
+    assert note.t in (10.0, 11.0)  # when the recognizer committed e4
+    assert note.text == f"clock {300_000 - round(note.t * 1000)} 300000"
+    assert session.view(12.5).black_ms == 300_000 - round((12.5 - note.t) * 1000)
 
 
 def test_statuses_in_words() -> None:
