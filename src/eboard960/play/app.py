@@ -77,13 +77,17 @@ def _names(engine_name: str | None, engine_side: chess.Color) -> tuple[str, str]
     return (engine_name, "Player") if engine_side == chess.WHITE else ("Player", engine_name)
 
 
-def _session(start: int | chess.Board, options: PlayOptions, engine_name: str | None) -> PlaySession:
+def _session(start: int | chess.Board, options: PlayOptions, engine_name: str | None,
+             created: str | None = None) -> PlaySession:
+    """The session; `created` is the journal's creation time (ISO), which dates the PGN."""
+    day = (created or datetime.datetime.now(datetime.UTC).isoformat())[:10]
     return PlaySession(
         start,
         controls=_controls(options.time),
         engine_side=options.engine_side if options.engine else None,
         settle=SETTLE,
         names=_names(engine_name, options.engine_side),
+        headers={"Date": day.replace("-", ".")},
     )
 
 
@@ -118,7 +122,7 @@ async def play(options: PlayOptions, out: TextIO, stdin: TextIO | None) -> int:
         engine_name = engine.name if engine else None
         if resumed_from is not None:
             capture = resumed_from.capture
-            session = _session(capture.header.start, options, engine_name)
+            session = _session(capture.header.start, options, engine_name, capture.header.created)
             replay_into(session, capture)
             offset = resumed_from.end
             journal = open_existing(options.resume, offset, board=capture.header.board,

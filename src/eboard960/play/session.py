@@ -121,8 +121,10 @@ class PlaySession:
         engine_side: chess.Color | None = None,
         settle: float | None = None,
         names: tuple[str, str] = ("White", "Black"),
+        headers: dict[str, str] | None = None,
     ) -> None:
         self.recognizer = Recognizer(start)
+        self.headers = dict(headers or {})
         self.start_number = start if isinstance(start, int) else _chess960_number(start)
         self.controls = controls
         self.clock = Clock(*controls) if controls else None
@@ -266,7 +268,7 @@ class PlaySession:
         control = _pgn_time_control(self.controls)
         if control:
             all_headers["TimeControl"] = control
-        game = self.recognizer.pgn({**all_headers, **(headers or {})})
+        game = self.recognizer.pgn({**all_headers, **self.headers, **(headers or {})})
         if self.clock is not None:
             for node, ms in zip(game.mainline(), self._state.clk, strict=False):
                 node.set_clock(ms // 1000)
