@@ -34,7 +34,7 @@ import chess.pgn
 PROBS: dict[str, float] = {
     # which moves the random games prefer
     "pick_castling": 0.6, "pick_en_passant": 0.9, "pick_promotion": 0.85, "pick_capture": 0.35,
-    "pick_pawn": 0.25, "promote_queen": 0.6,
+    "pick_pawn": 0.25, "pick_develop": 0.35, "promote_queen": 0.6,
     # how a quiet move is made
     "slide": 0.15, "slide_pbl": 0.5, "correction": 0.03, "place_before_lift": 0.08,
     # how a capture is made
@@ -89,6 +89,7 @@ class Context:
     identify: bool
     prev_open: bool = False
     prev_promotion: bool = False
+    last_move: chess.Move | None = None
 
 
 # --------------------------------------------------------------------------- games
@@ -105,6 +106,9 @@ def random_game(rng: random.Random, board: chess.Board, max_plies: int) -> list[
         promos = [m for m in legal if m.promotion]
         captures = [m for m in legal if board.is_capture(m)]
         pawns = [m for m in legal if board.piece_type_at(m.from_square) == chess.PAWN]
+        develop = [m for m in legal if board.has_castling_rights(board.turn)
+                   and chess.square_rank(m.from_square) in (0, 7)
+                   and board.piece_type_at(m.from_square) not in (chess.KING, chess.ROOK)]
         if castles and rng.random() < PROBS["pick_castling"]:
             move = rng.choice(castles)
         elif passant and rng.random() < PROBS["pick_en_passant"]:
@@ -115,6 +119,8 @@ def random_game(rng: random.Random, board: chess.Board, max_plies: int) -> list[
                 move = chess.Move(move.from_square, move.to_square, chess.QUEEN)
         elif captures and rng.random() < PROBS["pick_capture"]:
             move = rng.choice(captures)
+        elif develop and rng.random() < PROBS["pick_develop"]:
+            move = rng.choice(develop)
         elif pawns and rng.random() < PROBS["pick_pawn"]:
             move = rng.choice(pawns)
         else:
@@ -256,7 +262,9 @@ def capture_acts(rng: random.Random, board: chess.Board, move: chess.Move, ctx: 
     if rng.random() < PROBS["victim_first"]:
         path = slide_path(board, move) if not move.promotion else []
         if path and rng.random() < PROBS["capture_slide"]:
-            pbl = rng.random() < PROBS["slide_pbl"]
+            # Sliding in front of itself onto a square right after lifting the piece that just
+            # moved would be, on a presence board, that move taken back or corrected.
+            pbl = rng.random() < PROBS["slide_pbl"] and not just_moved(ctx, end)
             tags.append("victim_first_slide_pbl" if pbl else "victim_first_slide")
             return [lift(end, think(rng)), *slide_acts(rng, start, path, end, piece, pbl)]
         tags.append("victim_first")
@@ -266,6 +274,10 @@ def capture_acts(rng: random.Random, board: chess.Board, move: chess.Move, ctx: 
         return [lift(start, think(rng)), Act("replace", hand(rng), end, piece)]
     tags.append("attacker_first")
     return [lift(start, think(rng)), lift(end, hand(rng)), place(end, piece, hand(rng))]
+
+
+def just_moved(ctx: Context, square: int) -> bool:
+    return ctx.last_move is not None and ctx.last_move.to_square == square
 
 
 EP_STEPS = ("lift_pawn", "place_pawn", "lift_victim")
@@ -383,7 +395,10 @@ def move_acts(rng: random.Random, board: chess.Board, move: chess.Move, ctx: Con
             piece = board.piece_at(square)
             assert piece is not None
             acts = with_bounce(rng, acts, square, piece)
-            tags.append("mid_move_bounce")
+            whose = "own" if piece.color == board.turn else "opponent"
+            capturable = any(m.to_square == square for m in board.legal_moves
+                             if m.from_square == move.from_square)
+            tags.append(f"mid_move_bounce:{whose}{':capturable' if capturable else ''}")
     if rng.random() < PROBS["self_bounce"] and tags[0] in ("plain", "victim_first", "attacker_first"):
         last = acts[-1]
         acts = [*acts, lift(last.square, quick(rng)), place(last.square, last.piece, quick(rng))]
@@ -463,6 +478,7 @@ def script_game(rng: random.Random, start: chess.Board, moves: list[chess.Move],
             ply.acts += noise_acts(rng, board, ply.tags)
         ctx.prev_open = not press
         ctx.prev_promotion = was_promotion
+        ctx.last_move = move
         plies.append(ply)
     return plies
 
