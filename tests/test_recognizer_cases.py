@@ -183,3 +183,28 @@ def test_the_mode_table_names_real_methods_and_covers_every_pair() -> None:
     assert not handled & REFUSED
     reachable = {Mode.PLAYING} | {line["dest"] for line in TRANSITIONS}
     assert reachable == set(Mode)
+
+
+def test_a_sensor_bounce_of_the_other_sides_piece_does_not_end_a_provisional_move() -> None:
+    start = chess.Board("rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1", chess960=True)
+    events = [
+        PieceLifted(square=chess.B1, t=1.0), PiecePlaced(square=chess.C1, t=1.5),
+        PieceLifted(square=chess.E7, t=2.0), PiecePlaced(square=chess.E7, t=2.05),  # bounce
+        PieceLifted(square=chess.A1, t=3.0), PiecePlaced(square=chess.D1, t=3.5),
+    ]
+    assert sans(run(start, events)[1]) == ["O-O-O"]
+    # a real touch by the other side (not a bounce) ends it: the king step was the move
+    touched = [*events[:2], PieceLifted(square=chess.E7, t=2.0), PiecePlaced(square=chess.E7, t=2.9)]
+    assert sans(run(start, touched)[1]) == ["Kc1"]
+
+
+def test_resync_keeps_the_open_move_when_the_snapshot_allows_it() -> None:
+    start = chess.Board("4k3/8/8/8/2p5/8/3P4/4K3 w - - 0 1", chess960=True)
+    recognizer = Recognizer(start)
+    for event in (lift("d2"), place("d4")):
+        recognizer.feed(event)
+    board = start.copy()
+    board.push_san("d4")
+    board.push_san("cxd3")
+    reports = recognizer.feed(BoardSnapshot(occupied=board.occupied)) + recognizer.finish()
+    assert sans(reports) == ["d4", "cxd3"]

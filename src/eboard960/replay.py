@@ -44,6 +44,8 @@ def replay_capture(capture: Capture, *, takebacks: bool = True) -> Replay:
     for record in capture.records:
         last_line = record.line
         if record.event is not None:
+            if codec is not None and isinstance(record.event, LinkChanged) and record.event.up:
+                codec = codec_for(header.board)  # a new connection starts with a fresh decoder
             reports += [(record.line, report) for report in recognizer.feed(record.event)]
         elif record.kind == "rx":
             if codec is None:

@@ -53,6 +53,7 @@ if TYPE_CHECKING:
 PROMOTION_BUTTONS = {"promote_q": chess.QUEEN, "promote_r": chess.ROOK,
                      "promote_b": chess.BISHOP, "promote_n": chess.KNIGHT}
 CLOCK_BUTTONS = {"white": chess.WHITE, "black": chess.BLACK}
+BOUNCE_SECONDS = 0.25  # a lift and place of one square this close together is a sensor bounce
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +110,7 @@ class Recognizer:
         self._t = 0.0
         self._index = 0
         self._verdict = NOTHING
+        self._other_side_lifted: tuple[chess.Square, float] | None = None
         self._promotion: tuple[chess.PieceType, int] | None = None
         self._reset_game(self.start)
         self.machine = Machine(model=self, states=Mode, initial=Mode.PLAYING, transitions=TRANSITIONS,
@@ -138,6 +140,8 @@ class Recognizer:
     def feed(self, event: SquareEvent) -> list[Report]:
         """Process one sensor event; returns the reports it caused, in order."""
         self._out = []
+        if self._other_side_lifted is not None:
+            self._other_side_began(event)
         self._t = event.t
         match event:
             case PieceLifted(square=square):
@@ -157,6 +161,8 @@ class Recognizer:
     def finish(self, t: float | None = None) -> list[Report]:
         """The input ended: an open move becomes final."""
         self._out = []
+        if self._other_side_lifted is not None:
+            self._other_side_began(None)
         if t is not None:
             self._t = t
         self._commit_pending()
@@ -181,6 +187,25 @@ class Recognizer:
 
     # ---------------------------------------------------------------- events
 
+    def _other_side_began(self, event: SquareEvent | None) -> None:
+        """A piece of the other side was lifted: the open move is final, unless the sensor bounced.
+
+        A bounce is the same square filled again within `BOUNCE_SECONDS`; the spec counts it
+        as nothing, so it must not end a provisional king step or a pending correction.
+        """
+        square, lifted_at = self._other_side_lifted
+        self._other_side_lifted = None
+        bounced = (
+            isinstance(event, PiecePlaced) and self._map(event.square) == square
+            and event.t - lifted_at <= BOUNCE_SECONDS
+        )
+        if bounced or self._open is None:
+            return
+        self._t = lifted_at
+        self._take_alternative()
+        self._fire("commit")
+        self._settle(after_lift=True)  # the other side's move may already be on the board
+
     def _map(self, square: chess.Square) -> chess.Square:
         return 63 - square if self.rotated else square
 
@@ -200,8 +225,7 @@ class Recognizer:
             for _, segment in self._alternatives:
                 segment.note_lift(square, self._occupied)
             if self._color_after_open(square) == (not self._board.turn):
-                self._take_alternative()
-                self._fire("commit")
+                self._other_side_lifted = (square, self._t)  # final at the next event, unless a bounce
         self._settle(after_lift=True)
 
     def _place(self, square: chess.Square, piece: chess.Piece | None) -> None:
@@ -249,7 +273,12 @@ class Recognizer:
             if self.mode is Mode.ILLEGAL:
                 self._fire("restore")
             return
-        line = successors(self._board, occupied, pieces, depth=3 if self._open else 2)
+        line = None
+        if self._open is not None:  # keep the move already seen if the snapshot allows it
+            after = successors(self._after(), occupied, pieces, depth=2)
+            line = None if after is None else [self._open, *after]
+        if line is None:
+            line = successors(self._board, occupied, pieces, depth=2)
         if line is not None:
             if self._open is not None:
                 self._open = None
@@ -508,6 +537,7 @@ class Recognizer:
         self._set_open(self._verdict.move)
 
     def _set_open(self, move: chess.Move) -> None:
+        self._other_side_lifted = None
         if self._open is not None and self._open.to_square != move.to_square:
             self._alternatives = [*self._alternatives[-1:], (self._open, self._segment_open)]
         self._open = move
@@ -572,11 +602,13 @@ class Recognizer:
         self._open = None
         self._after_open = None
         self._alternatives = []
+        self._other_side_lifted = None
         self._segment = self._segment_open
         self._shapes = castling_shapes(board)
         self._check_ending()
 
     def drop_open(self) -> None:
+        self._other_side_lifted = None
         self._open = None
         self._after_open = None
         self._alternatives = []
