@@ -135,3 +135,55 @@ def test_an_existing_journal_is_never_overwritten(tmp_path: Path, capsys) -> Non
 def test_demo_start_is_position_466() -> None:
     assert demo_board().board_fen() == chess.Board.from_chess960_pos(DEMO_START).board_fen()
     assert demo_board().board_fen().split("/")[-1] == "BRNNKBRQ"
+
+
+def _typed_stdin(monkeypatch, text: str) -> None:
+    """Standard input as a pipe holding `text` (the keyboard driver reads a real descriptor)."""
+    read, write = os.pipe()
+    os.write(write, text.encode())
+    os.close(write)
+    monkeypatch.setattr(sys, "stdin", os.fdopen(read, "r"))
+
+
+def test_the_days_position_comes_from_the_secret(tmp_path: Path, capsys, monkeypatch) -> None:
+    import datetime
+
+    from eboard960.clock.day import day_position, write_new_secret
+
+    secret = write_new_secret(tmp_path / "hall.secret")
+    expected = day_position(secret, datetime.date.today(), 3)
+    _typed_stdin(monkeypatch, "quit\n")
+    journal = tmp_path / "day.jsonl"
+    assert main(["play", "--position", "day", "--secret-file", str(tmp_path / "hall.secret"),
+                 "--round", "3", "--record", str(journal)]) == 0
+    assert f"status: set up position {expected}" in capsys.readouterr().out
+    assert read_capture(journal).header.start == chess.Board.from_chess960_pos(expected)
+
+
+def test_a_random_position_is_recorded_in_the_journal(tmp_path: Path, capsys, monkeypatch) -> None:
+    _typed_stdin(monkeypatch, "quit\n")
+    journal = tmp_path / "random.jsonl"
+    assert main(["play", "--position", "random", "--record", str(journal)]) == 0
+    number = int(capsys.readouterr().out.split("status: set up position ")[1].split()[0])
+    assert read_capture(journal).header.start == chess.Board.from_chess960_pos(number)
+
+
+def test_resume_refuses_a_journal_of_another_protocol(tmp_path: Path, capsys) -> None:
+    journal = tmp_path / "chesslink.jsonl"
+    journal.write_text('{"capture": 1, "board": "chesslink", "start": 518}\n{"t": 0.5, "link": "up"}\n')
+    assert main(["play", "--resume", str(journal)]) == 2
+    assert f"{journal} holds chesslink bytes; resume it with --board chesslink" in capsys.readouterr().err
+
+
+def test_typed_game_resumed_from_its_journal(tmp_path: Path, capsys, monkeypatch) -> None:
+    journal = tmp_path / "typed.jsonl"
+    _typed_stdin(monkeypatch, "e4\nc5\nNf3\nquit\n")
+    assert main(["play", "--position", "518", "--time", "3+2", "--record", str(journal)]) == 0
+    capsys.readouterr()
+    _typed_stdin(monkeypatch, "d6\nquit\n")
+    assert main(["play", "--resume", str(journal)]) == 0
+    out = capsys.readouterr().out
+    assert "resumed: 3 moves restored: 1. e4 c5 2. Nf3" in out
+    assert "move 2... d6" in out
+    assert [m.uci() for m in replay_capture(read_capture(journal)).games[0].mainline_moves()] == [
+        "e2e4", "c7c5", "g1f3", "d7d6"]

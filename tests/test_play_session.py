@@ -198,3 +198,29 @@ def test_journal_replay_rebuilds_game_and_clock(seed: int, start: int, tmp_path_
     assert str(replayed.pgn()) == str(live.pgn())
     end = int(now * 1000) + 1000
     assert replayed.clock.reading(end) == live.clock.reading(end)
+
+
+def test_replayed_engine_note_restores_the_engine_move_without_asking_again(tmp_path) -> None:
+    path = tmp_path / "engine.jsonl"
+    live = PlaySession(518, engine_side=chess.BLACK)
+    board = chess.Board(chess960=True)
+    with CaptureWriter(path, board="events", start=518) as journal:
+        def carry(effects: list[object]) -> None:
+            for effect in effects:
+                if isinstance(effect, JournalEvent):
+                    journal.event(effect.event)
+                elif isinstance(effect, JournalNote):
+                    journal.note(effect.t, effect.text)
+
+        for event in [BoardSnapshot.from_board(board, t=0.0),
+                      *(at(step, 1.0) for step in move_events(board, chess.Move.from_uci("g1f3")))]:
+            journal.event(event)
+            carry(live.feed(event))
+        carry(live.press(chess.WHITE, 2.0))
+        assert [e for e in live.tick(2.1) if isinstance(e, EngineTurn)]
+        carry(live.engine_moved(chess.Move.from_uci("g8f6"), 3.0))
+    resumed = PlaySession(518, engine_side=chess.BLACK)
+    replay_into(resumed, read_capture(path))
+    assert resumed.engine_move == chess.Move.from_uci("g8f6")
+    assert resumed.tick(5.0) == []
+    assert resumed.status(5.0) == "make the engine's move Nf6"

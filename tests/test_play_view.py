@@ -52,6 +52,16 @@ def test_render_without_a_clock_and_before_set_up() -> None:
     assert "◀ white    --:--  White" in "\n".join(lines)
 
 
+def test_an_illegal_position_crosses_the_squares_to_empty() -> None:
+    session = started(518, control=None)
+    session.feed(PieceLifted(square=chess.E2, t=1.0))
+    session.feed(PiecePlaced(square=chess.E5, t=1.0))
+    lines = render(session.view(1.0))
+    assert lines[5].startswith("5 · · · · × · · ·")
+    assert lines[8].startswith("2 ♙ ♙ ♙ ♙ ♙ ♙ ♙ ♙")  # e2: the pawn that goes back there
+    assert "» illegal: empty e5; fill e2" in lines
+
+
 def test_plain_display_prints_each_status_change_once_and_no_escape_codes() -> None:
     out = io.StringIO()
     display = PlainDisplay(out)

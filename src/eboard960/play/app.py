@@ -113,6 +113,9 @@ async def play(options: PlayOptions, out: TextIO, stdin: TextIO | None) -> int:
     if options.resume is not None:
         restored = read_journal(options.resume)
         options = _resumed_options(options, restored.header)
+        recorded = restored.capture.header.board
+        if _protocol(options.board) != recorded:
+            raise PlayError(f"{options.resume} holds {recorded} bytes; resume it with --board {recorded}")
         resumed_from = restored
 
     engine = None
@@ -156,8 +159,12 @@ def _fresh_journal(options: PlayOptions, engine_name: str | None) -> Journal:
             headers["level"] = options.level
     if options.demo:
         headers["demo"] = True
-    protocol = "dgt" if options.board == "emulator" else options.board
-    return new_journal(path, board=protocol, start=options.start, **headers)
+    return new_journal(path, board=_protocol(options.board), start=options.start, **headers)
+
+
+def _protocol(board: str) -> str:
+    """The protocol in the journal: the emulated board speaks DGT."""
+    return "dgt" if board == "emulator" else board
 
 
 async def _play(options: PlayOptions, session: PlaySession, journal: Journal, display: Any,

@@ -78,7 +78,11 @@ Effect = JournalEvent | JournalNote | GameChanged | EngineTurn | Said | SetLeds
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class View:
-    """Everything the screen shows at one instant."""
+    """Everything the screen shows at one instant.
+
+    `board` is the position the board should show (the game and a move standing
+    on it); in an illegal position `to_empty` and `to_fill` say where it differs.
+    """
 
     board: chess.BaseBoard
     start_number: int | None
@@ -90,6 +94,8 @@ class View:
     status: str
     control: str | None = None
     names: tuple[str, str] = ("White", "Black")
+    to_empty: frozenset[chess.Square] = frozenset()
+    to_fill: frozenset[chess.Square] = frozenset()
 
 
 @dataclass(slots=True)
@@ -218,7 +224,9 @@ class PlaySession:
             white_ms = reading.white_ms if reading else self.clock.remaining(chess.WHITE, at)
             black_ms = reading.black_ms if reading else self.clock.remaining(chess.BLACK, at)
         return View(
-            board=rec.expected.copy(stack=False) if rec.mode is not Mode.ILLEGAL else self._sensed(),
+            board=rec.expected.copy(stack=False),
+            to_empty=self._fix()[0],
+            to_fill=self._fix()[1],
             start_number=self.start_number,
             moves=tuple(moves),
             last_move=moves[-1] if moves else None,
@@ -380,6 +388,13 @@ class PlaySession:
             return f"illegal: make the engine's move {san}" + (f" ({fix})" if fix else "")
         return f"make the engine's move {san}"
 
+    def _fix(self) -> tuple[frozenset[chess.Square], frozenset[chess.Square]]:
+        """In an illegal position, the squares to empty and to fill to get back."""
+        report = self._state.last_report
+        if self.recognizer.mode is Mode.ILLEGAL and report is not None and report.kind == "illegal":
+            return report.to_empty, report.to_fill
+        return frozenset(), frozenset()
+
     def _castling_hint(self, report: Report) -> str:
         _king, king_to, rook, rook_to = castling_squares(report.castling)
         occupied = self.recognizer.occupied
@@ -387,20 +402,6 @@ class PlaySession:
         if not occupied & chess.BB_SQUARES[rook_to] or rook_waits:
             return f"castling: place the rook on {chess.square_name(rook_to)}"
         return f"castling: place the king on {chess.square_name(king_to)}"
-
-    def _sensed(self) -> chess.BaseBoard:
-        """What the sensors show, with the pieces the game says stand there."""
-        board = chess.BaseBoard(None)
-        expected = self.recognizer.expected
-        for square in chess.SquareSet(self.recognizer.occupied):
-            board.set_piece_at(square, expected.piece_at(square) or _unknown_piece(expected, square))
-        return board
-
-
-def _unknown_piece(board: chess.Board, square: chess.Square) -> chess.Piece:
-    """A piece for a square the game says is empty: a pawn of the side whose half it is in."""
-    return chess.Piece(chess.PAWN, chess.WHITE if chess.square_rank(square) < 4 else chess.BLACK)
-
 
 def _difference(shown: chess.BaseBoard, target: chess.BaseBoard) -> str:
     empty = sorted(chess.square_name(s) for s in chess.SquareSet(shown.occupied & ~target.occupied))

@@ -19,14 +19,19 @@ from eboard960.play.session import View
 FILES = "  a b c d e f g h"
 
 
-def board_lines(board: chess.BaseBoard) -> list[str]:
-    """Eight ranks, White at the bottom, pieces as Unicode symbols and empty squares as dots."""
+def board_lines(board: chess.BaseBoard, to_empty: frozenset[chess.Square] = frozenset()) -> list[str]:
+    """Eight ranks, White at the bottom, pieces as Unicode symbols, empty squares as dots.
+
+    Squares that hold a piece they should not are crossed (×); the pieces
+    shown are where they belong, so a square to fill shows what goes there.
+    """
     lines = []
     for rank in range(7, -1, -1):
         cells = []
         for file in range(8):
-            piece = board.piece_at(chess.square(file, rank))
-            cells.append(piece.unicode_symbol() if piece else "·")
+            square = chess.square(file, rank)
+            piece = board.piece_at(square)
+            cells.append("×" if square in to_empty else piece.unicode_symbol() if piece else "·")
         lines.append(f"{rank + 1} " + " ".join(cells))
     return [*lines, FILES]
 
@@ -54,7 +59,7 @@ def render(view: View, *, said: Sequence[str] = ()) -> list[str]:
         "",
         clock_line(view, chess.WHITE),
     ]
-    rows = board_lines(view.board)
+    rows = board_lines(view.board, view.to_empty)
     lines = [title, ""]
     for index, row in enumerate(rows):
         side = panel[index - 1] if 1 <= index <= len(panel) else ""
