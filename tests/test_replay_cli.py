@@ -87,21 +87,3 @@ def test_out_dir_writes_one_pgn_per_capture(tmp_path: Path) -> None:
     assert sorted(p.name for p in out.iterdir()) == ["game.pgn", "other.pgn"]
     assert [m.uci() for m in moves_of((out / "other.pgn").read_text())] == ["e2e4"]
 
-
-def test_a_reconnect_starts_a_fresh_decoder(tmp_path: Path, capsys) -> None:
-    """Half a DGT frame before the link dropped must not swallow the first frame after it."""
-    def field(square: int, code: int) -> str:
-        field_number = (7 - square // 8) * 8 + square % 8
-        return bytes([0x8E, 0x00, 0x05, field_number, code]).hex()
-
-    records = [
-        {"t": 1, "rx": field(12, 0)}, {"t": 2, "rx": field(28, 1)},   # e2-e4
-        {"t": 3, "rx": "8e0005"},                                        # cut by the drop
-        {"t": 4, "link": "down"}, {"t": 5, "link": "up"},
-        {"t": 6, "rx": field(52, 0)}, {"t": 7, "rx": field(36, 7)},   # e7-e5
-    ]
-    path = tmp_path / "dgt.jsonl"
-    lines = [{"capture": 1, "board": "dgt", "start": 518}, *records]
-    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    assert main(["replay", str(path)]) == 0
-    assert [m.uci() for m in moves_of(capsys.readouterr().out)] == ["e2e4", "e7e5"]
