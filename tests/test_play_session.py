@@ -224,3 +224,26 @@ def test_replayed_engine_note_restores_the_engine_move_without_asking_again(tmp_
     assert resumed.engine_move == chess.Move.from_uci("g8f6")
     assert resumed.tick(5.0) == []
     assert resumed.status(5.0) == "make the engine's move Nf6"
+
+
+def test_setting_the_pieces_up_again_starts_a_new_game_and_keeps_the_old_one() -> None:
+    session = PlaySession(518, controls=parse_time_controls("3+2"))
+    board = chess.Board(chess960=True)
+    set_up(session, board)
+    for index, uci in enumerate(("f2f3", "e7e5", "g2g4", "d8h4")):
+        play(session, board, chess.Move.from_uci(uci), 1.0 + index)
+        session.press(not board.turn, 1.5 + index)
+    assert session.status(5) == "game over: 0-1 (checkmate)"
+    effects = session.feed(BoardSnapshot.from_board(chess.Board(), t=20.0))
+    assert Said(t=20.0, text="new game: White to move") in effects
+    assert session.status(21) == "White to move" and session.board.move_stack == []
+    assert session.view(21.0).white_ms == 179_000  # a fresh clock, started when the pieces stood
+    play(session, chess.Board(chess960=True), chess.Move.from_uci("d2d4"), 22.0)
+    session.press(chess.WHITE, 23.0)
+    first, second = session.games()
+    assert first.headers["Result"] == "0-1" and second.headers["Result"] == "*"
+    # each move took 1 s after the 2 s increment: 3:00.5, then 3:01 and 3:01.5 / 3:02
+    assert str(first).endswith("2. g4 { [%clk 0:03:01] } 2... Qh4# { [%clk 0:03:02] } 0-1")
+    assert first.headers["Event"] == second.headers["Event"] == "eboard960 play"
+    assert str(second).endswith("1. d4 { [%clk 0:02:59] } *")  # 3 s used, 2 s back
+    assert session.pgn_text() == f"{first}\n\n{second}\n"

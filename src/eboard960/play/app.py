@@ -188,7 +188,7 @@ async def _play(options: PlayOptions, session: PlaySession, journal: Journal, di
             runner.handle(pending)
         await runner.run(_driver(options, stdin))
         display.close()
-        print(session.pgn(), file=out)
+        out.write(session.pgn_text())
         return 0
     finally:
         journal.close()

@@ -27,8 +27,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import chess.pgn
-
 from eboard960.capture import Capture, CaptureWriter, read_capture
 from eboard960.errors import CaptureError, ProtocolError
 from eboard960.events import SquareEvent
@@ -66,8 +64,8 @@ class Journal:
     def note(self, t: float, text: str) -> None:
         self.writer.note(t, text)
 
-    def write_pgn(self, game: chess.pgn.Game) -> None:
-        write_atomically(self.pgn_path, str(game) + "\n")
+    def write_pgn(self, text: str) -> None:
+        write_atomically(self.pgn_path, text)
 
     def close(self) -> None:
         self.writer.close()

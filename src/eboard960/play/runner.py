@@ -107,7 +107,7 @@ class Runner:
                         self.journal.note(t, text)
                 case GameChanged():
                     if self.journal is not None:
-                        self.journal.write_pgn(self.session.pgn())
+                        self.journal.write_pgn(self.session.pgn_text())
                 case EngineTurn(board=position):
                     self._ask_engine(position)
                 case Said(text=text):
@@ -171,7 +171,7 @@ class Runner:
                     await task
             await self.board.close()
             if self.journal is not None:
-                self.journal.write_pgn(self.session.pgn())
+                self.journal.write_pgn(self.session.pgn_text())
 
     async def until(self, predicate: Callable[[], bool], timeout: float = SHOWN_TIMEOUT,
                     what: str = "the board") -> None:

@@ -138,6 +138,7 @@ class PlaySession:
         self.settle = settle
         self.names = names
         self._state = _State()
+        self._archived_clk: list[list[int]] = []
 
     # ---------------------------------------------------------------- inputs
 
@@ -270,17 +271,28 @@ class PlaySession:
             return f"{side} played {san}: press the clock"
         return f"{side} to move"
 
-    def pgn(self, headers: dict[str, str] | None = None) -> chess.pgn.Game:
-        """The game with Chess960 headers and a `[%clk]` comment after every timed move."""
-        all_headers = {"Event": "eboard960 play", "White": self.names[0], "Black": self.names[1]}
+    def pgn(self) -> chess.pgn.Game:
+        """The current game with Chess960 headers and a `[%clk]` comment after every timed move."""
+        return self.games()[-1]
+
+    def games(self) -> list[chess.pgn.Game]:
+        """Every game of the session (the pieces set up again start a new one), the current last."""
+        headers = {"Event": "eboard960 play", "White": self.names[0], "Black": self.names[1]}
         control = _pgn_time_control(self.controls)
         if control:
-            all_headers["TimeControl"] = control
-        game = self.recognizer.pgn({**all_headers, **self.headers, **(headers or {})})
+            headers["TimeControl"] = control
+        games = self.recognizer.games()
+        for game in games:  # the recognizer stamps only the current game
+            game.headers.update({**headers, **self.headers})
         if self.clock is not None:
-            for node, ms in zip(game.mainline(), self._state.clk, strict=False):
-                node.set_clock(ms // 1000)
-        return game
+            for game, clocks in zip(games, [*self._archived_clk, self._state.clk], strict=True):
+                for node, ms in zip(game.mainline(), clocks, strict=False):
+                    node.set_clock(ms // 1000)
+        return games
+
+    def pgn_text(self) -> str:
+        """All games as PGN text, for the file beside the journal."""
+        return "\n\n".join(str(game) for game in self.games()) + "\n"
 
     def clock_note(self, t: float) -> str:
         """The clock at `t` as a journal note: white's and black's milliseconds."""
@@ -331,6 +343,8 @@ class PlaySession:
                     if self.clock is not None and self.clock.running:
                         self.clock.pause(ms_from_seconds(report.t))
                     effects += [Said(t=report.t, text=f"game over: {self._state.result}"), GameChanged()]
+                case "new_game":
+                    effects += self._new_game(report.t)
                 case "illegal":
                     effects.append(Said(t=report.t, text=f"illegal: {report.describe()}"))
                 case "claimable":
@@ -356,6 +370,17 @@ class PlaySession:
                 effects.append(DARK)
         effects.append(GameChanged())
         return effects
+
+    def _new_game(self, t: float) -> list[Effect]:
+        """The pieces were set up again: the finished game is kept, a new one starts on a fresh clock."""
+        self._archived_clk.append(self._state.clk)
+        self._state = _State(link_up=self._state.link_up, set_up=True, last_input=t)
+        if self.controls is not None:
+            self.clock = Clock(*self.controls)
+            self.clock.start(ms_from_seconds(t))
+        if self.engine is not None:
+            self.engine.move, self.engine.asked = None, False
+        return [Said(t=t, text="new game: White to move"), GameChanged()]
 
     def _check_set_up(self, t: float) -> list[Effect]:
         rec = self.recognizer
@@ -402,6 +427,7 @@ class PlaySession:
         if not occupied & chess.BB_SQUARES[rook_to] or rook_waits:
             return f"castling: place the rook on {chess.square_name(rook_to)}"
         return f"castling: place the king on {chess.square_name(king_to)}"
+
 
 def _difference(shown: chess.BaseBoard, target: chess.BaseBoard) -> str:
     empty = sorted(chess.square_name(s) for s in chess.SquareSet(shown.occupied & ~target.occupied))
