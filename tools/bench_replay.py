@@ -3,7 +3,8 @@
 Generates random Chess960 games made by hand (castling in every order,
 captures both ways, touches, slides, clock presses), then times, in one run:
 
-- baseline: python-chess `Board.push_san` for every move of every game;
+- baseline: python-chess `Board.push_san` for every move of every game (the issue's bar);
+- PGN baseline: python-chess reading the same games from PGN text (`chess.pgn.read_game`);
 - recognizer: the same games fed to `Recognizer` as decoded square events;
 - replay: whole capture files read, decoded and recognised (`read_capture` + `replay_capture`);
 - the time of each single `Recognizer.feed` call (median, p99, max).
@@ -14,6 +15,7 @@ Ratios above 1 mean faster than the baseline. Usage: python tools/bench_replay.p
 from __future__ import annotations
 
 import argparse
+import io
 import random
 import statistics
 import sys
@@ -22,6 +24,7 @@ import time
 from pathlib import Path
 
 import chess
+import chess.pgn
 
 from eboard960.capture import CaptureWriter, read_capture
 from eboard960.choreography import human_game, random_game
@@ -42,6 +45,13 @@ def make_games(count: int, seed: int) -> list[tuple[chess.Board, list[chess.Move
             board.push(move)
         games.append((start, moves, sans, human_game(start, moves, rng)))
     return games
+
+
+def _played(start: chess.Board, moves: list[chess.Move]) -> chess.Board:
+    board = start.copy()
+    for move in moves:
+        board.push(move)
+    return board
 
 
 def best_of(runs: int, work) -> float:
@@ -70,6 +80,15 @@ def main() -> int:
             for san in sans:
                 board.push_san(san)
 
+    pgn_texts = []
+    for start, moves, _, _ in games:
+        game = chess.pgn.Game.from_board(_played(start, moves))
+        pgn_texts.append(str(game))
+
+    def read_pgn() -> None:
+        for text in pgn_texts:
+            chess.pgn.read_game(io.StringIO(text))
+
     def recognize() -> None:
         for start, moves, _, evs in games:
             recognizer = Recognizer(start)
@@ -93,6 +112,7 @@ def main() -> int:
                 replay_capture(read_capture(path))
 
         base = best_of(args.runs, baseline)
+        pgn = best_of(args.runs, read_pgn)
         rec = best_of(args.runs, recognize)
         full = best_of(args.runs, replay)
 
@@ -107,8 +127,10 @@ def main() -> int:
     p99 = latencies[int(len(latencies) * 0.99)] / 1000
     print(f"{len(games)} games, {plies} plies, {events} sensor events (best of {args.runs})")
     print(f"python-chess push_san      {base / plies * 1e6:8.1f} us/ply   (baseline)")
+    print(f"python-chess read_game     {pgn / plies * 1e6:8.1f} us/ply   (PGN baseline)")
     print(f"recognizer (events)        {rec / plies * 1e6:8.1f} us/ply   speed vs baseline {base / rec:.2f}x")
-    print(f"replay (files, read+decode){full / plies * 1e6:8.1f} us/ply   speed vs baseline {base / full:.2f}x")
+    print(f"replay (files, read+decode){full / plies * 1e6:8.1f} us/ply   "
+          f"speed vs baseline {base / full:.2f}x, vs PGN baseline {pgn / full:.2f}x")
     print(f"per event: median {statistics.median(latencies) / 1000:.1f} us, p99 {p99:.1f} us, "
           f"max {latencies[-1] / 1000:.1f} us")
     return 0
