@@ -35,7 +35,8 @@ def check(seed: int) -> tuple[int, str | None]:
     got = [report.move for report in reports if report.kind == "move"]
     if got == moves:
         return len(moves), None
-    ply = next((i for i, (a, b) in enumerate(zip(got, moves, strict=False)) if a != b), min(len(got), len(moves)))
+    agreeing = (i for i, (a, b) in enumerate(zip(got, moves, strict=False)) if a != b)
+    ply = next(agreeing, min(len(got), len(moves)))
     board = start.copy()
     for move in moves[:ply]:
         board.push(move)
