@@ -41,6 +41,7 @@ PROBS: dict[str, float] = {
     "victim_first": 0.45, "capture_pbl": 0.08, "capture_slide": 0.12, "dgt_replace": 0.5,
     # promotions
     "button_before_lift": 0.5, "button_for_queen": 0.15, "button_when_reported": 0.3,
+    "promotion_swap": 0.25,
     # noise
     "mid_move_bounce": 0.05, "self_bounce": 0.03, "touch": 0.1, "bounce": 0.06, "note": 0.01,
     # clock and file
@@ -215,6 +216,10 @@ def correction_square(rng: random.Random, board: chess.Board, move: chess.Move) 
         if other.from_square != move.from_square or other.to_square == move.to_square:
             continue
         if other.promotion or board.is_capture(other) or board.is_castling(other):
+            continue
+        if piece.piece_type == chess.PAWN and chess.square_distance(other.from_square, other.to_square) == 2:
+            # g2-g4 changed to g2-g3 reads exactly like g2-g4 then the enemy pawn's en passant
+            # capture begun victim first (lift g4, place g3), when the capture follows.
             continue
         board.push(other)
         ends = board.is_game_over(claim_draw=False)
@@ -400,9 +405,24 @@ def move_acts(rng: random.Random, board: chess.Board, move: chess.Move, ctx: Con
                              if m.from_square == move.from_square)
             tags.append(f"mid_move_bounce:{whose}{':capturable' if capturable else ''}")
     if rng.random() < PROBS["self_bounce"] and tags[0] in ("plain", "victim_first", "attacker_first"):
+        if rng.random() < 0.5:
+            last = acts[-1]
+            acts = [*acts, lift(last.square, quick(rng)), place(last.square, last.piece, quick(rng))]
+            tags.append("bounce_on_arrival")
+        else:
+            first = acts[0]
+            mover = board.piece_at(first.square)
+            assert mover is not None
+            acts = [first, place(first.square, mover, quick(rng)), lift(first.square, quick(rng)), *acts[1:]]
+            tags.append("bounce_on_lift")
+    if move.promotion and tags[0] == "plain" and rng.random() < PROBS["promotion_swap"]:
+        # The pawn is pushed onto the last rank first, then swapped for the new piece there.
+        pawn = board.piece_at(move.from_square)
+        assert pawn is not None
         last = acts[-1]
-        acts = [*acts, lift(last.square, quick(rng)), place(last.square, last.piece, quick(rng))]
-        tags.append("bounce_on_arrival")
+        acts = [*acts[:-1], place(last.square, pawn, last.gap), lift(last.square, hand(rng)),
+                place(last.square, last.piece, hand(rng))]
+        tags.append("promotion_swap")
     if move.promotion:
         promotion_buttons(rng, move, ctx, acts, tags)
     return Ply(san, acts, tags)
