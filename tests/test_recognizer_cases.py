@@ -208,3 +208,21 @@ def test_resync_keeps_the_open_move_when_the_snapshot_allows_it() -> None:
     board.push_san("cxd3")
     reports = recognizer.feed(BoardSnapshot(occupied=board.occupied)) + recognizer.finish()
     assert sans(reports) == ["d4", "cxd3"]
+
+
+def test_touching_a_promoted_piece_keeps_what_it_became() -> None:
+    start = chess.Board("8/4P3/8/8/8/8/k7/4K3 w - - 0 1", chess960=True)
+    events = [lift("e7"), place("e8", "R"), lift("e8"), place("e8")]
+    assert sans(run(start, events)[1]) == ["e8=R"]
+
+
+def test_a_touch_after_a_move_is_no_evidence_for_correcting_it_into_a_capture() -> None:
+    # Black plays d5-d4; a white pawn on c4 bounces; White takes on d4 victim first.
+    start = chess.Board("4k3/8/8/3p4/2P5/4P3/8/4K3 b - - 0 1", chess960=True)
+    events = [
+        PieceLifted(square=chess.D5, t=1.0), PiecePlaced(square=chess.D4, t=1.5),
+        PieceLifted(square=chess.C4, t=2.0), PiecePlaced(square=chess.C4, t=2.05),
+        PieceLifted(square=chess.D4, t=3.0), PieceLifted(square=chess.E3, t=3.5),
+        PiecePlaced(square=chess.D4, t=4.0),
+    ]
+    assert sans(run(start, events)[1]) == ["d4", "exd4"]

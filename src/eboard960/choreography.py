@@ -183,12 +183,15 @@ def human_game(board: chess.Board, moves: Iterable[chess.Move], rng: random.Rand
         t += rng.uniform(0.05, 2.0)
         events.append(dataclasses.replace(event, t=round(t, 3)))
 
+    open_promotion = False  # a button pressed while a promotion is open would choose its piece
     for move in moves:
         steps = human_events(board, move, rng)
         if move.promotion:
             steps = [s if isinstance(s, PieceLifted) else PiecePlaced(square=s.square) for s in steps]
             how = rng.choice(("before", "after", "reported")) if move.promotion != chess.QUEEN else "none"
             if how == "before":
+                if open_promotion:
+                    add(ButtonPressed(button="black" if board.turn == chess.WHITE else "white"))
                 add(ButtonPressed(button=PROMOTION_BUTTON[move.promotion]))
             elif how == "reported":
                 piece = chess.Piece(move.promotion, board.turn)
@@ -202,8 +205,10 @@ def human_game(board: chess.Board, moves: Iterable[chess.Move], rng: random.Rand
             add(ButtonPressed(button=PROMOTION_BUTTON[move.promotion]))
         mover = board.turn
         board.push(move)
+        open_promotion = bool(move.promotion)
         if rng.random() < clock_rate:
             add(ButtonPressed(button="white" if mover == chess.WHITE else "black"))
+            open_promotion = False
         if rng.random() < noise_rate:
             for step in noise(board, rng):
                 add(step)

@@ -320,6 +320,7 @@ class Recognizer:
                 self._fire("retract")
             return
         if verdict.trigger == "rest_open":
+            self._segment.lifted &= ~self._segment_open.lifted  # a touch after the move proves nothing
             self._segment_open.rest()
             if self.mode is Mode.ILLEGAL:
                 self._fire("restore")
@@ -459,6 +460,8 @@ class Recognizer:
         first = moves[0]
         if len(moves) == 1 or board.is_castling(first):
             return first
+        if self._open in moves and first.to_square not in self._pieces:
+            return self._open  # touching a promoted piece does not change what it became
         reported = [m for m in moves if self._pieces.get(m.to_square) in (None, self._placed(board, m))]
         if reported and any(m.to_square in self._pieces for m in reported):
             moves = reported
