@@ -113,6 +113,9 @@ def test_keyboard_drives_the_emulated_board(tmp_path: Path) -> None:
     (["--time", "5+x"], "time control"),
     (["--resume", "missing.jsonl"], "cannot read missing.jsonl"),
     (["--demo", "--position", "3"], "the demo plays position 466; leave out --position"),
+    (["--level", "3"], "--level and --engine-plays need --engine"),
+    (["--demo", "--pace", "9"], "--pace must be between 0 and 5 seconds, not 9.0"),
+    (["--demo", "--board", "dgt", "--port", "/dev/null"], "--demo plays on the emulated board"),
 ])
 def test_user_mistakes_are_one_line_errors(argv: list[str], message: str, tmp_path: Path, capsys,
                                            monkeypatch) -> None:

@@ -81,6 +81,8 @@ def test_a_move_committed_by_the_other_side_moving_also_switches_the_clock() -> 
 
 def test_statuses_in_words() -> None:
     session = PlaySession(518)
+    assert session.status(0) == "connecting to the board"
+    session.feed(LinkChanged(up=True, t=0))
     assert session.status(0) == "set up position 518"
     wrong = chess.Board()
     wrong.remove_piece_at(chess.D1)

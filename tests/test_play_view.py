@@ -14,7 +14,7 @@ from pathlib import Path
 import chess
 
 from eboard960.clock.timecontrol import parse_time_controls
-from eboard960.events import BoardSnapshot, PieceLifted, PiecePlaced
+from eboard960.events import BoardSnapshot, LinkChanged, PieceLifted, PiecePlaced
 from eboard960.play.session import PlaySession
 from eboard960.play.view import PlainDisplay, ScreenDisplay, render
 
@@ -47,6 +47,7 @@ def test_render_shows_board_clocks_last_move_and_status() -> None:
 
 def test_render_without_a_clock_and_before_set_up() -> None:
     session = PlaySession(0)
+    session.feed(LinkChanged(up=True, t=0.0))
     lines = render(session.view(0.0))
     assert "» set up position 0" in lines
     assert "◀ white    --:--  White" in "\n".join(lines)

@@ -12,6 +12,7 @@ import chess
 
 from eboard960.errors import PositionError
 from eboard960.play.app import BOARDS, PlayOptions, check_journal_target, play
+from eboard960.play.errors import PlayError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -67,13 +68,15 @@ def _drawn() -> int:
 
 def main(args: argparse.Namespace) -> int:
     if args.pace < 0 or args.pace > 5:
-        raise PositionError(f"--pace must be between 0 and 5 seconds, not {args.pace}")
+        raise PlayError(f"--pace must be between 0 and 5 seconds, not {args.pace}")
     if args.board != "emulator" and args.demo:
-        raise PositionError("--demo plays on the emulated board; leave out --board")
+        raise PlayError("--demo plays on the emulated board; leave out --board")
+    if args.engine is None and (args.level is not None or args.engine_plays != "black"):
+        raise PlayError("--level and --engine-plays need --engine")
     if args.record is not None:
         check_journal_target(args.record)
     if args.record is not None and args.resume is not None:
-        raise PositionError("--resume continues the journal it names; leave out --record")
+        raise PlayError("--resume continues the journal it names; leave out --record")
     options = PlayOptions(
         board=args.board, port=args.port, ble=args.ble,
         start=_start(args) if args.resume is None else 0,

@@ -25,6 +25,7 @@ from eboard960.commands import EnableUpdates, RequestBoard
 from eboard960.errors import CaptureError
 from eboard960.play.demo import DEMO_START
 from eboard960.play.engine import EngineOpponent, find_engine
+from eboard960.play.errors import PlayError
 from eboard960.play.journal import (
     Journal,
     new_journal,
@@ -35,7 +36,7 @@ from eboard960.play.journal import (
 from eboard960.play.runner import Driver, Runner, demo_driver, idle_driver, keyboard_driver
 from eboard960.play.session import PlaySession
 from eboard960.play.view import PlainDisplay, ScreenDisplay
-from eboard960.play.virtual import PlayError, VirtualBoard
+from eboard960.play.virtual import VirtualBoard
 from eboard960.protocols import codec_for
 
 SERIAL_BOARDS = ("dgt", "chesslink")

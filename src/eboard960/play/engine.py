@@ -13,7 +13,7 @@ import shutil
 import chess
 import chess.engine
 
-from eboard960.play.virtual import PlayError
+from eboard960.play.errors import PlayError
 
 ENGINE_DIRS = ("/usr/games", "/usr/local/games")
 

@@ -31,6 +31,7 @@ from eboard960.errors import Eboard960Error
 from eboard960.events import PieceLifted, PiecePlaced
 from eboard960.play.demo import demo_moves
 from eboard960.play.engine import EngineOpponent
+from eboard960.play.errors import PlayError
 from eboard960.play.journal import Journal
 from eboard960.play.session import (
     Effect,
@@ -41,7 +42,7 @@ from eboard960.play.session import (
     PlaySession,
     Said,
 )
-from eboard960.play.virtual import HELP, PlayError, VirtualBoard, parse_command
+from eboard960.play.virtual import HELP, VirtualBoard, parse_command
 from eboard960.recognizer.table import Mode
 from eboard960.replay import SQUARE_EVENTS
 

@@ -107,7 +107,7 @@ class _Engine:
 
 @dataclass(slots=True)
 class _State:
-    link_up: bool = True
+    link_up: bool | None = None  # None: not connected yet
     set_up: bool = False
     last_input: float = 0.0
     clk: list[int] = field(default_factory=list)
@@ -163,6 +163,8 @@ class PlaySession:
             self._state.link_up = event.up
             said = "board connected" if event.up else "board disconnected — reconnecting"
             return [Said(t=event.t, text=said), *self._reports(self.recognizer.feed(event))]
+        if self._state.link_up is None:
+            self._state.link_up = True  # a board that speaks is connected
         if isinstance(event, ButtonPressed) and event.button in ("white", "black"):
             return self._press(event, local=False)
         self._state.last_input = event.t
@@ -242,6 +244,8 @@ class PlaySession:
     def status(self, t: float) -> str:
         """What the player should know or do now, in words."""
         state, rec = self._state, self.recognizer
+        if state.link_up is None:
+            return "connecting to the board"
         if not state.link_up:
             return "board disconnected — reconnecting"
         if state.result is not None:

@@ -16,15 +16,12 @@ import chess
 
 from eboard960.choreography import move_events
 from eboard960.emulators.dgt import DgtFirmware
-from eboard960.errors import Eboard960Error, TransportError
+from eboard960.errors import TransportError
 from eboard960.events import PieceLifted, PiecePlaced
+from eboard960.play.errors import PlayError
 
 HELP = ("type a move (e2e4, Nf3, O-O), or 'lift e1', 'place g1 [K]', 'press' (the clock), "
         "'help', 'quit'")
-
-
-class PlayError(Eboard960Error):
-    """A play command, option or journal that cannot be used."""
 
 
 class MemoryLink:
