@@ -249,3 +249,18 @@ def test_setting_the_pieces_up_again_starts_a_new_game_and_keeps_the_old_one() -
     assert first.headers["Event"] == second.headers["Event"] == "eboard960 play"
     assert str(second).endswith("1. d4 { [%clk 0:02:59] } *")  # 3 s used, 2 s back
     assert session.pgn_text() == f"{first}\n\n{second}\n"
+
+
+def test_the_session_and_the_view_are_pure() -> None:
+    """No event loop, serial port or Bluetooth stack behind the game or its drawing."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import sys, eboard960.play.session, eboard960.play.view, eboard960.play.demo; "
+            "print(sorted(m for m in ('asyncio', 'serial', 'bleak', 'bumble') if m in sys.modules))")
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONPATH": src})
+    assert done.stdout.strip() == "[]"

@@ -29,7 +29,7 @@ from typing import Any
 
 from eboard960.capture import Capture, CaptureWriter, read_capture
 from eboard960.errors import CaptureError, ProtocolError
-from eboard960.events import SquareEvent
+from eboard960.events import LinkChanged, SquareEvent
 from eboard960.play.session import Effect, PlaySession
 from eboard960.protocols import codec_for
 from eboard960.replay import SQUARE_EVENTS
@@ -118,6 +118,8 @@ def replay_into(session: PlaySession, capture: Capture) -> list[Effect]:
     codec = codec_for(capture.header.board) if capture.header.board != "events" else None
     effects: list[Effect] = []
     for record in capture.records:
+        if isinstance(record.event, LinkChanged) and record.event.up and codec is not None:
+            codec = codec_for(capture.header.board)  # as live: a fresh decoder for each connection
         if record.event is not None:
             effects += session.feed(record.event)
         elif record.kind == "rx" and record.data is not None and codec is not None:

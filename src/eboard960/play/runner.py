@@ -128,8 +128,11 @@ class Runner:
 
         async def think() -> None:
             move = await self.engine.choose(position)
-            self.handle(self.session.engine_moved(move, self.now()))
+            if self.session.board.fen() == position.fen():  # not taken back meanwhile
+                self.handle(self.session.engine_moved(move, self.now()))
 
+        if self._engine_task is not None:
+            self._engine_task.cancel()
         self._engine_task = asyncio.create_task(think(), name="eboard960 engine")
         self._engine_task.add_done_callback(self._task_done)
 

@@ -20,9 +20,9 @@ boards without a clock, and the engine's moves, need that.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import chess
-import chess.pgn
 
 from eboard960.clock.core import Clock, ms_from_seconds
 from eboard960.clock.timecontrol import Bonus, TimeControl
@@ -32,6 +32,9 @@ from eboard960.leds import DARK, castling_squares, leds_for, move_squares
 from eboard960.recognizer import Recognizer
 from eboard960.recognizer.reports import Report
 from eboard960.recognizer.table import Mode
+
+if TYPE_CHECKING:
+    import chess.pgn  # only for annotations: importing it at run time loads asyncio
 
 SIDE_NAMES = {chess.WHITE: "white", chess.BLACK: "black"}
 ENGINE_NOTE = "engine "
