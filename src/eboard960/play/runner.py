@@ -55,6 +55,8 @@ Driver = Callable[["Runner"], Awaitable[None]]
 class Display:
     """What the runner needs of a display (`eboard960.play.view`)."""
 
+    redraws: bool  # True: the display draws the line being typed itself
+
     def say(self, text: str) -> None: ...
 
     def show(self, view: object) -> None: ...
@@ -258,7 +260,8 @@ def keyboard_driver(stdin: TextIO) -> Driver:
     """Typed commands until 'quit' or the end of input."""
 
     async def drive(runner: Runner) -> None:
-        lines = _LineReader(stdin, runner.display.typing)
+        display = runner.display
+        lines = _LineReader(stdin, display.typing if display.redraws else None)
         try:
             runner.display.say(HELP)
             while (line := await lines.next()) is not None:
@@ -299,20 +302,20 @@ async def _command(runner: Runner, line: str) -> bool:
 class _LineReader:
     """Lines from a terminal or a pipe, read without blocking the event loop.
 
-    On a terminal the reader edits the line itself (cbreak mode: no echo, a
-    key at a time) and hands the line being typed to `typing`, so a screen
-    that redraws every second never wipes what the player is typing. The
-    terminal's settings are restored by `close`.
+    With `typing` and a terminal the reader edits the line itself (cbreak
+    mode: no echo, a key at a time) and hands the line being typed to
+    `typing`, so a screen that redraws every second never wipes what the
+    player is typing. The terminal's settings are restored by `close`.
     """
 
-    def __init__(self, stream: TextIO, typing: Callable[[str], None]) -> None:
+    def __init__(self, stream: TextIO, typing: Callable[[str], None] | None) -> None:
         self._fd = stream.fileno()
         self._typing = typing
         self._queue: asyncio.Queue[str | None] = asyncio.Queue()
         self._buffer = ""
         self._pending = b""
         self._loop = asyncio.get_running_loop()
-        self._terminal = termios.tcgetattr(self._fd) if stream.isatty() else None
+        self._terminal = termios.tcgetattr(self._fd) if typing and stream.isatty() else None
         if self._terminal is not None:
             tty.setcbreak(self._fd)
         self._blocking = os.get_blocking(self._fd)
@@ -346,7 +349,7 @@ class _LineReader:
             return
         elif char.isprintable():
             self._buffer += char
-        if self._terminal is not None:
+        if self._typing is not None and self._terminal is not None:
             self._typing(self._buffer)
 
     def _end(self) -> None:

@@ -80,6 +80,8 @@ def _move_text(moves: tuple[str, ...]) -> str:
 class PlainDisplay:
     """Line by line: what is said, and the status whenever it changes."""
 
+    redraws = False
+
     def __init__(self, out: TextIO) -> None:
         self.out = out
         self._status: str | None = None
@@ -101,6 +103,8 @@ class PlainDisplay:
 
 class ScreenDisplay:
     """Redraws the terminal in place; keeps the last few messages under the board."""
+
+    redraws = True
 
     def __init__(self, out: TextIO) -> None:
         self.out = out
