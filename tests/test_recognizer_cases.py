@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import chess
 
 from eboard960.events import BoardSnapshot, ButtonPressed, PieceLifted, PiecePlaced
@@ -23,8 +25,10 @@ def press(button: str) -> ButtonPressed:
 
 
 def run(start, events, finish=True):
+    """Feed the events; those without a time are stamped half a second apart, as a hand makes them."""
     recognizer = Recognizer(start)
-    reports = [report for event in events for report in recognizer.feed(event)]
+    timed = [e if e.t else dataclasses.replace(e, t=n * 0.5) for n, e in enumerate(events, start=1)]
+    reports = [report for event in timed for report in recognizer.feed(event)]
     if finish:
         reports += recognizer.finish()
     return recognizer, reports

@@ -161,6 +161,9 @@ def noise(board: chess.BaseBoard, rng: random.Random) -> list[Step]:
     return [PieceLifted(square=square), PiecePlaced(square=square)]
 
 
+HAND_SECONDS = (0.3, 2.0)  # between two movements of a hand (the samples: 0.34 s and more)
+BOUNCE_SECONDS = (0.02, 0.15)  # a sensor bounce (the samples: 0.026 to 0.144 s)
+
 PROMOTION_BUTTON = {chess.QUEEN: "promote_q", chess.ROOK: "promote_r",
                     chess.BISHOP: "promote_b", chess.KNIGHT: "promote_n"}
 
@@ -178,9 +181,9 @@ def human_game(board: chess.Board, moves: Iterable[chess.Move], rng: random.Rand
     t = 0.0
     events: list[SquareEvent] = []
 
-    def add(event: SquareEvent) -> None:
+    def add(event: SquareEvent, gap: tuple[float, float] = HAND_SECONDS) -> None:
         nonlocal t
-        t += rng.uniform(0.05, 2.0)
+        t += rng.uniform(*gap)
         events.append(dataclasses.replace(event, t=round(t, 3)))
 
     open_promotion = False  # a button pressed while a promotion is open would choose its piece
@@ -210,8 +213,9 @@ def human_game(board: chess.Board, moves: Iterable[chess.Move], rng: random.Rand
             add(ButtonPressed(button="white" if mover == chess.WHITE else "black"))
             open_promotion = False
         if rng.random() < noise_rate:
-            for step in noise(board, rng):
-                add(step)
+            lift, place = noise(board, rng)
+            add(lift)
+            add(place, BOUNCE_SECONDS if rng.random() < 0.5 else HAND_SECONDS)
     return events
 
 

@@ -41,6 +41,14 @@ class Segment:
         self.together.clear()
         self.when_lifted.clear()
 
+    def forget(self, square: chess.Square) -> None:
+        """A sensor bounce: the lift of `square` just now is no evidence of anything."""
+        bit = chess.BB_SQUARES[square]
+        self.lifted &= ~bit
+        self.ever &= ~bit
+        self.when_lifted.pop(square, None)
+        self.together = [vacated for vacated in self.together if not vacated & bit]
+
     def held_together(self, a: chess.Square, b: chess.Square) -> bool:
         """Were the pieces from `a` and `b` both off the board at one moment?"""
         both = chess.BB_SQUARES[a] | chess.BB_SQUARES[b]

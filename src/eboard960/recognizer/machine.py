@@ -111,6 +111,7 @@ class Recognizer:
         self._index = 0
         self._verdict = NOTHING
         self._other_side_lifted: tuple[chess.Square, float] | None = None
+        self._last_lift: tuple[chess.Square, float, int, chess.Piece | None] | None = None
         self._promotion: tuple[chess.PieceType, int] | None = None
         self._reset_game(self.start)
         self.machine = Machine(model=self, states=Mode, initial=Mode.PLAYING, transitions=TRANSITIONS,
@@ -206,6 +207,15 @@ class Recognizer:
         self._fire("commit")
         self._settle(after_lift=True)  # the other side's move may already be on the board
 
+    def _is_bounce(self, square: chess.Square, piece: chess.Piece | None) -> bool:
+        """Was `square` lifted by the event just before this place, within `BOUNCE_SECONDS`,
+        and (where the board identifies pieces) is the same piece back?"""
+        if self._last_lift is None:
+            return False
+        lifted, at, index, lifted_piece = self._last_lift
+        same_piece = piece is None or piece == lifted_piece
+        return lifted == square and index == self._index and self._t - at <= BOUNCE_SECONDS and same_piece
+
     def _map(self, square: chess.Square) -> chess.Square:
         return 63 - square if self.rotated else square
 
@@ -213,9 +223,10 @@ class Recognizer:
         bit = chess.BB_SQUARES[square]
         if not self._occupied & bit:
             return  # a lift from an empty square: a sensor glitch with nothing to undo
+        lifted_piece = self._pieces.pop(square, None) or self.expected.piece_at(square)
         self._occupied &= ~bit
-        self._pieces.pop(square, None)
         self._index += 1
+        self._last_lift = (square, self._t, self._index, lifted_piece)
         self._detect_rotation = False
         if self.mode is Mode.GAME_OVER:
             return
@@ -237,6 +248,9 @@ class Recognizer:
         self._occupied |= bit
         if piece is not None:
             self._pieces[square] = piece
+        if self._is_bounce(square, piece):
+            for segment in (self._segment, self._segment_open, *(s for _, s in self._alternatives)):
+                segment.forget(square)
         self._index += 1
         self._detect_rotation = False
         self._settle(after_lift=False)
