@@ -188,6 +188,7 @@ async def _play(options: PlayOptions, session: PlaySession, journal: Journal, di
             display.say(f"resumed: {len(session.board.move_stack)} moves restored: {moves}")
             runner.handle(pending)
         await runner.run(_driver(options, stdin))
+        display.say(f"saved: {journal.pgn_path}")
         display.close()
         out.write(session.pgn_text())
         return 0

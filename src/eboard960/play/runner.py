@@ -280,8 +280,7 @@ def keyboard_driver(stdin: TextIO) -> Driver:
 
 async def _command(runner: Runner, line: str) -> bool:
     session = runner.session
-    command = parse_command(line, session.recognizer.expected if session.recognizer.mode is Mode.MOVED
-                            else session.board)
+    command = parse_command(line, session.recognizer.expected)  # a move standing there counts
     if command.action == "quit":
         return False
     if command.action == "help":

@@ -133,5 +133,10 @@ class ScreenDisplay:
             self.show(self._view)
 
     def close(self) -> None:
+        """Draw the last screen once more with the latest messages, and leave the cursor below it."""
+        if self._view is not None:
+            self._typed = ""
+            self._last = None
+            self.show(self._view)
         self.out.write("\n")
         self.out.flush()
