@@ -60,6 +60,7 @@ def test_scripted_games_are_physically_possible(dgt: bool) -> None:
     """Every lift empties an occupied square, every place fills an empty one (DGT replaces a
     victim in one update), at most one piece more than the position shows (a place before its
     lift), and after each ply the board holds exactly the position after the move."""
+    corpus.PROBS.update(link_drop=0.05, resync=0.1)
     for seed in range(12):
         rng = random.Random(seed)
         start = chess.Board.from_chess960_pos(rng.randrange(960))
@@ -77,6 +78,8 @@ def test_scripted_games_are_physically_possible(dgt: bool) -> None:
                     occupied.add(act.square)
                 elif act.kind == "replace":
                     assert dgt and act.square in occupied, (seed, ply.san, ply.tags)
+                elif act.kind == "snapshot":
+                    occupied = set(chess.BaseBoard(act.text).piece_map())
                 assert len(occupied) <= len(board.piece_map()) + 1, (seed, ply.san, ply.tags)
             board.push(move)
             assert occupied == set(board.piece_map()), (seed, ply.san, ply.tags)
@@ -103,10 +106,8 @@ def test_same_seed_same_corpus(tmp_path: Path) -> None:
         assert path.read_bytes() == (tmp_path / "b" / path.name).read_bytes(), path.name
 
 
-@pytest.mark.xfail(strict=True, reason="measured 29/30 games (96.7%) with seed 1960: a bounce of an "
-                   "enemy piece while the rook is in hand is read as its capture (see "
-                   "test_recognizer_adversarial.py)")
 def test_recognizer_replays_a_generated_corpus(tmp_path: Path) -> None:
+    """Every game back, move for move (failed at 28/30 and 29/30 before the bounce fixes)."""
     corpus.generate(tmp_path, 30, seed=1960)
     summary = check_corpus.check_dir(tmp_path)
     failures = [check_corpus.failure_report(o, 15) for o in summary.outcomes if not o.ok]

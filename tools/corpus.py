@@ -45,6 +45,7 @@ PROBS: dict[str, float] = {
     # noise
     "mid_move_bounce": 0.05, "self_bounce": 0.03, "touch": 0.1, "bounce": 0.06, "note": 0.01,
     # clock and file
+    "resync": 0.04, "link_drop": 0.01,
     "clock": 0.7, "identify": 0.1, "snapshot": 0.5, "snapshot_letters": 0.6, "dgt_dump": 0.5,
     "fen_start": 0.05, "standard": 0.08, "gzip": 0.15, "cut_off": 0.15,
     "dgt_split": 0.12, "dgt_merge": 0.08,
@@ -66,11 +67,11 @@ NOTES = ("player adjusts glasses; nothing happened", "arbiter walks past", "spec
 class Act:
     """One physical happening at the board, `gap` seconds after the previous one."""
 
-    kind: str  # lift, place, replace (DGT: one update from victim to capturer), button, note
+    kind: str  # lift, place, replace (DGT: one victim-to-capturer update), button, note, link, snapshot
     gap: float
     square: int = -1
     piece: chess.Piece | None = None
-    text: str = ""
+    text: str = ""  # button name, note, "up"/"down" for a link, the board FEN of a snapshot
 
 
 @dataclass(slots=True)
@@ -88,6 +89,7 @@ class Context:
 
     dgt: bool
     identify: bool
+    letters: bool = True  # snapshots name the pieces (always so on DGT)
     prev_open: bool = False
     prev_promotion: bool = False
     last_move: chess.Move | None = None
@@ -154,11 +156,13 @@ def think(rng: random.Random) -> float:
 
 
 def hand(rng: random.Random) -> float:
-    return round(rng.uniform(0.2, 2.5), 3)
+    """A human action; the samples never show one under 0.3 s."""
+    return round(rng.uniform(0.3, 2.5), 3)
 
 
 def quick(rng: random.Random) -> float:
-    return round(rng.uniform(0.02, 0.06), 3)
+    """A sensor bounce; the samples show them between 20 and 150 ms."""
+    return round(rng.uniform(0.02, 0.12), 3)
 
 
 def glide(rng: random.Random) -> float:
@@ -470,13 +474,37 @@ def noise_acts(rng: random.Random, board: chess.Board, tags: list[str]) -> list[
     return acts
 
 
+def snapshot_tells(board: chess.Board, move: chess.Move, letters: bool) -> bool:
+    """Whether a snapshot after `move` shows which move it was (no other legal move looks the same)."""
+    def seen(m: chess.Move) -> object:
+        board.push(m)
+        shown = board.board_fen() if letters else board.occupied
+        board.pop()
+        return shown
+    target = seen(move)
+    still = board.board_fen() if letters else board.occupied
+    return target != still and sum(seen(m) == target for m in board.legal_moves) == 1
+
+
+def link_drop_acts(rng: random.Random, board: chess.Board, move: chess.Move) -> list[Act]:
+    """The link drops, the move is made while it is down, and the board is read when it is back."""
+    after = board.copy()
+    after.push(move)
+    return [Act("link", think(rng), text="down"), Act("link", think(rng) + hand(rng), text="up"),
+            Act("snapshot", glide(rng), text=after.board_fen())]
+
+
 def script_game(rng: random.Random, start: chess.Board, moves: list[chess.Move], ctx: Context) -> list[Ply]:
     """Every ply's acts: the move, a promotion button after it, the clock, then noise."""
     board = start.copy()
     plies: list[Ply] = []
     ep_order = en_passant_order(rng) if moves and board.is_en_passant(moves[0]) else None
     for index, move in enumerate(moves):
-        ply = move_acts(rng, board, move, ctx, ep_order)
+        if (not ctx.prev_open and rng.random() < PROBS["link_drop"]
+                and snapshot_tells(board, move, ctx.letters)):
+            ply = Ply(board.san(move), link_drop_acts(rng, board, move), ["link_drop"])
+        else:
+            ply = move_acts(rng, board, move, ctx, ep_order)
         mover = board.turn
         was_promotion = bool(move.promotion)
         pbl_capture = "capture_pbl" in ply.tags
@@ -492,6 +520,9 @@ def script_game(rng: random.Random, start: chess.Board, moves: list[chess.Move],
             ply.tags.append("clock_forced_after_capture_pbl")
         if press:
             ply.acts.append(Act("button", hand(rng), text="white" if mover == chess.WHITE else "black"))
+            if rng.random() < PROBS["resync"]:
+                ply.acts.append(Act("snapshot", glide(rng), text=board.board_fen()))
+                ply.tags.append("resync")
         else:
             ply.tags.append("no_clock")
         if not board.is_game_over(claim_draw=False):
@@ -519,7 +550,7 @@ def dgt_update(square: int, piece: chess.Piece | None) -> bytes:
     return bytes((0x8E, 0x00, 0x05, dgt_field(square), code))
 
 
-def dgt_dump(board: chess.Board) -> bytes:
+def dgt_dump(board: chess.BaseBoard) -> bytes:
     codes = bytearray(64)
     for square, piece in board.piece_map().items():
         codes[dgt_field(square)] = DGT_CODES[(piece.piece_type, piece.color)]
@@ -537,8 +568,9 @@ def timed(plies: list[Ply], t0: float) -> list[tuple[float, Act, int]]:
     return out
 
 
-def events_records(rng: random.Random, timeline: list[tuple[float, Act, int]], identify: bool) -> list[dict]:
-    records = []
+def events_records(rng: random.Random, timeline: list[tuple[float, Act, int]], identify: bool,
+                   letters: bool) -> list[dict]:
+    records: list[dict] = []
     for t, act, _ in timeline:
         if act.kind == "lift":
             records.append({"t": t, "lift": square_name(act.square)})
@@ -549,8 +581,10 @@ def events_records(rng: random.Random, timeline: list[tuple[float, Act, int]], i
             records.append(record)
         elif act.kind == "button":
             records.append({"t": t, "button": act.text})
-        elif act.kind == "note":
-            records.append({"t": t, "note": act.text})
+        elif act.kind in ("note", "link"):
+            records.append({"t": t, act.kind: act.text})
+        elif act.kind == "snapshot":
+            records.append({"t": t, "board": snapshot_text(chess.BaseBoard(act.text), letters)})
         else:
             raise ValueError(f"act {act.kind} has no event form")
     return records
@@ -576,10 +610,12 @@ def dgt_records(rng: random.Random, timeline: list[tuple[float, Act, int]]) -> l
         if act.kind in ("lift", "place", "replace"):
             frame = dgt_update(act.square, None if act.kind == "lift" else act.piece)
             items += [(ct, "rx", data) for ct, data in chunks(rng, t, frame, max(limit, t))]
-        elif act.kind == "button":
-            items.append((t, "button", act.text))
+        elif act.kind == "snapshot":
+            items.append((t, "tx", "42"))
+            dump = dgt_dump(chess.BaseBoard(act.text))
+            items += [(ct, "rx", data) for ct, data in chunks(rng, round(t + 0.03, 3), dump, max(limit, t))]
         else:
-            items.append((t, "note", act.text))
+            items.append((t, act.kind, act.text))
     records: list[dict] = []
     for t, kind, value in items:
         if (kind == "rx" and records and "rx" in records[-1] and rng.random() < PROBS["dgt_merge"]):
@@ -601,7 +637,7 @@ def shredder_fen(board: chess.Board) -> str:
     return board.fen(shredder=True)
 
 
-def snapshot_text(board: chess.Board, letters: bool) -> str:
+def snapshot_text(board: chess.BaseBoard, letters: bool) -> str:
     """The capture format's 64 characters: FEN letters, or `x` from a presence-only board."""
     chars = []
     for rank in range(7, -1, -1):
@@ -638,7 +674,8 @@ def write_game(out: Path, index: int, rng: random.Random, dgt: bool) -> GameFile
     start = chess.Board.from_chess960_pos(number)
     moves = random_game(rng, start, rng.randrange(20, 161))
     identify = not dgt and rng.random() < PROBS["identify"]
-    ctx = Context(dgt=dgt, identify=identify)
+    letters = dgt or rng.random() < PROBS["snapshot_letters"]
+    ctx = Context(dgt=dgt, identify=identify, letters=letters)
     plies = script_game(rng, start, moves, ctx)
     names = {"white": f"White {index}", "black": f"Black {index}", "event": "Adversarial corpus",
              "round": str(index)}
@@ -660,8 +697,8 @@ def write_game(out: Path, index: int, rng: random.Random, dgt: bool) -> GameFile
         body = dgt_records(rng, timeline)
     else:
         if rng.random() < PROBS["snapshot"]:
-            head = [{"t": 0.0, "board": snapshot_text(start, rng.random() < PROBS["snapshot_letters"])}]
-        body = events_records(rng, timeline, identify)
+            head = [{"t": 0.0, "board": snapshot_text(start, letters)}]
+        body = events_records(rng, timeline, identify, letters)
     lines = [json.dumps(header), *(json.dumps(r) for r in head + body)]
     text = "\n".join(lines) + "\n"
     if rng.random() < PROBS["cut_off"]:
