@@ -56,11 +56,12 @@ def test_every_castling_order_offered_is_physically_possible() -> None:
 
 
 @pytest.mark.parametrize("dgt", [False, True])
-def test_scripted_games_are_physically_possible(dgt: bool) -> None:
+def test_scripted_games_are_physically_possible(dgt: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every lift empties an occupied square, every place fills an empty one (DGT replaces a
     victim in one update), at most one piece more than the position shows (a place before its
     lift), and after each ply the board holds exactly the position after the move."""
-    corpus.PROBS.update(link_drop=0.05, resync=0.1)
+    monkeypatch.setitem(corpus.PROBS, "link_drop", 0.05)
+    monkeypatch.setitem(corpus.PROBS, "resync", 0.1)
     for seed in range(12):
         rng = random.Random(seed)
         start = chess.Board.from_chess960_pos(rng.randrange(960))
