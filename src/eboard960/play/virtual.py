@@ -121,17 +121,26 @@ def _square_command(head: str, words: list[str]) -> Command:
 
 
 def _parse_move(word: str, board: chess.Board) -> chess.Move:
+    side = chess.COLOR_NAMES[board.turn].capitalize()
+    illegal = PlayError(f"{word} is not legal here ({side} to move)")
+    is_san = True
     try:
         return board.parse_san(word)
-    except ValueError:
-        pass
+    except chess.AmbiguousMoveError:
+        raise PlayError(f"{word} is ambiguous here; name the piece's file or rank") from None
+    except chess.IllegalMoveError:
+        pass  # well-formed; as UCI it may still be a castling by the king's target square
+    except chess.InvalidMoveError:
+        is_san = False
     try:
         move = chess.Move.from_uci(word.lower())
-    except ValueError:
+    except chess.InvalidMoveError:
+        if is_san:
+            raise illegal from None
         raise PlayError(f"{word!r} is neither a move nor a command; " + HELP) from None
     if board.is_legal(move):
         return move
     for legal in board.legal_moves:  # king-to-target castling (e1g1) as well as king-to-rook
         if board.is_castling(legal) and board.uci(legal, chess960=False) == word.lower():
             return legal
-    raise PlayError(f"{word} is not legal here")
+    raise illegal
