@@ -14,7 +14,7 @@ import chess
 class Segment:
     """Evidence gathered from the events since the board showed `base` (an occupancy)."""
 
-    __slots__ = ("base", "base_count", "ever", "lifted", "start", "together", "when_lifted")
+    __slots__ = ("base", "base_count", "ever", "lifted", "order", "start", "together", "when_lifted")
 
     def __init__(self, base: chess.Bitboard, start: int = 0) -> None:
         self.base = base
@@ -22,14 +22,18 @@ class Segment:
         self.lifted: chess.Bitboard = 0  # since the board last showed `base`
         self.ever: chess.Bitboard = 0  # since `base` was reached, touches included
         self.together: list[chess.Bitboard] = []
-        # the occupancy right after each square was last emptied
+        # for each square, every square that was empty at some moment it was emptied
         self.when_lifted: dict[chess.Square, chess.Bitboard] = {}
+        self.order: list[chess.Square] = []  # squares by their last lift, oldest first, touches included
         self.start = start  # index of the first event that may belong to this segment
 
     def note_lift(self, square: chess.Square, occupied: chess.Bitboard) -> None:
         self.lifted |= chess.BB_SQUARES[square]
         self.ever |= chess.BB_SQUARES[square]
-        self.when_lifted[square] = occupied
+        self.when_lifted[square] = self.when_lifted.get(square, 0) | (chess.BB_ALL & ~occupied)
+        if square in self.order:
+            self.order.remove(square)
+        self.order.append(square)
         if occupied.bit_count() <= self.base_count - 2:
             vacated = self.base & ~occupied
             if not self.together or vacated != self.together[-1]:
@@ -42,12 +46,13 @@ class Segment:
         self.when_lifted.clear()
 
     def forget(self, square: chess.Square) -> None:
-        """A sensor bounce: the lift of `square` just now is no evidence of anything."""
-        bit = chess.BB_SQUARES[square]
-        self.lifted &= ~bit
-        self.ever &= ~bit
-        self.when_lifted.pop(square, None)
-        self.together = [vacated for vacated in self.together if not vacated & bit]
+        """A sensor bounce: the lift of `square` just now proves no move under way.
+
+        It stays in `ever` and `together`: if nothing else explains the board once the
+        move is confirmed, a too-quick hand (a victim taken off and the capturer put down
+        within the bounce time) is still read as the capture or castling it was.
+        """
+        self.lifted &= ~chess.BB_SQUARES[square]
 
     def held_together(self, a: chess.Square, b: chess.Square) -> bool:
         """Were the pieces from `a` and `b` both off the board at one moment?"""
@@ -58,6 +63,5 @@ class Segment:
         return bool(self.lifted & chess.BB_SQUARES[square])
 
     def left_before(self, square: chess.Square, target: chess.Square) -> bool:
-        """Was `square` emptied while `target` was still empty (a piece leaving for `target`)?"""
-        occupied = self.when_lifted.get(square)
-        return occupied is not None and not occupied & chess.BB_SQUARES[target]
+        """Was `square` ever emptied while `target` was still empty (a piece leaving for `target`)?"""
+        return bool(self.when_lifted.get(square, 0) & chess.BB_SQUARES[target])

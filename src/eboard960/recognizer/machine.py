@@ -112,6 +112,7 @@ class Recognizer:
         self._verdict = NOTHING
         self._other_side_lifted: tuple[chess.Square, float] | None = None
         self._last_lift: tuple[chess.Square, float, int, chess.Piece | None] | None = None
+        self._open_before_lift: chess.Move | None = None
         self._promotion: tuple[chess.PieceType, int] | None = None
         self._reset_game(self.start)
         self.machine = Machine(model=self, states=Mode, initial=Mode.PLAYING, transitions=TRANSITIONS,
@@ -224,6 +225,7 @@ class Recognizer:
         if not self._occupied & bit:
             return  # a lift from an empty square: a sensor glitch with nothing to undo
         lifted_piece = self._pieces.pop(square, None) or self.expected.piece_at(square)
+        self._open_before_lift = self._open
         self._occupied &= ~bit
         self._index += 1
         self._last_lift = (square, self._t, self._index, lifted_piece)
@@ -251,6 +253,8 @@ class Recognizer:
         if self._is_bounce(square, piece):
             for segment in (self._segment, self._segment_open, *(s for _, s in self._alternatives)):
                 segment.forget(square)
+            if self._open is not None and self._open_index == self._index and self._open_before_lift is None:
+                self._fire("retract")  # the bounced lift alone made the board look like that move
         self._index += 1
         self._detect_rotation = False
         self._settle(after_lift=False)
@@ -427,18 +431,25 @@ class Recognizer:
         Presence sensors show "lift victim, place, lift capturer" as a touch and a lift; only
         what follows tells: the other side's complete reply, or the mover's clock, or the end.
         """
-        board = self._board
-        victims = self._segment.ever & ~self._segment.lifted & occupied & board.occupied_co[not board.turn]
+        board, segment = self._board, self._segment
+        victims = segment.ever & ~segment.lifted & occupied & board.occupied_co[not board.turn]
         origins = board.occupied & ~occupied & board.occupied_co[board.turn]
-        for frm in chess.scan_forward(origins if victims else 0):
-            for to in chess.scan_forward(victims):
-                for move in with_promotions(board, frm, to):
-                    after = board.copy(stack=False)
-                    after.push(move)
-                    if with_reply and matching_moves(after, occupied, self._segment, castling_shapes(after)):
-                        return move
-                    if not with_reply and after.occupied == occupied:
-                        return move
+        if not victims or not origins:
+            return None
+        for to in reversed(segment.order):  # the victim lifted last is the likeliest
+            if not victims & chess.BB_SQUARES[to]:
+                continue
+            for frm in chess.scan_forward(origins):
+                moves = with_promotions(board, frm, to)
+                if not moves:
+                    continue
+                move = self._choose(board, moves)
+                after = board.copy(stack=False)
+                after.push(move)
+                if with_reply and matching_moves(after, occupied, segment, castling_shapes(after)):
+                    return move
+                if not with_reply and after.occupied == occupied:
+                    return move
         return None
 
     def _commit_latent(self, move: chess.Move) -> None:
@@ -446,6 +457,8 @@ class Recognizer:
         self._verdict = Verdict("show_move", move=move)
         self._fire("show_move")
         self._fire("commit")
+        segment.ever &= segment.lifted  # only lifts since the capture can be the reply's evidence
+        segment.order = [square for square in segment.order if segment.lifted & chess.BB_SQUARES[square]]
         self._segment = segment
 
     def _rest_at(self, board: chess.Board, trigger: str) -> Verdict:
@@ -482,7 +495,7 @@ class Recognizer:
         if first.promotion:
             wanted = self._promotion[0] if self._promotion else chess.QUEEN
             reported_piece = self._pieces.get(first.to_square)
-            if reported_piece is not None:
+            if reported_piece is not None and reported_piece.color == board.turn:
                 wanted = reported_piece.piece_type
             for move in moves:
                 if move.promotion == wanted:
