@@ -12,7 +12,6 @@ bounce) is the evidence; they are given in every case anyway.
 from __future__ import annotations
 
 import chess
-import pytest
 
 from eboard960.events import ButtonPressed, PieceLifted, PiecePlaced
 from eboard960.recognizer import Recognizer
@@ -211,17 +210,11 @@ def test_bounce_while_the_opponent_takes_the_piece_just_moved_with_identities() 
 # ---------------------------------------------------------------- quick hands (the 0.25 s bounce window)
 
 
-@pytest.mark.xfail(strict=True, reason="the attacker put on the victim's square 0.2 s after the victim's "
-                   "lift is taken for a bounce (BOUNCE_SECONDS = 0.25), though the clock press leaves no "
-                   "other explanation; found with hand times from 0.2 s")
 def test_quick_attacker_first_capture_then_the_clock() -> None:
     events = [lift("d1", 1.0), lift("d5", 2.0), place("d5", 2.2), press("white", 3.0)]
     assert sans(TWO_VICTIMS, events) == ["Qxd5"]
 
 
-@pytest.mark.xfail(strict=True, reason="rook lifted, king lifted, rook put on the king's square 0.2 s later, "
-                   "king on g8: read as a king bounce and Rg8; item 9 says both in hand then both on the "
-                   "wing's castling squares is castling, whatever a touched piece could explain")
 def test_quick_castling_with_both_in_hand() -> None:
     fen = "5k1r/8/8/8/8/8/8/4K3 b k - 0 1"
     events = [lift("h8", 1.0), lift("f8", 2.0), place("f8", 2.2), place("g8", 3.0), press("black", 4.0)]
