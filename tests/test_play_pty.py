@@ -127,3 +127,52 @@ def test_full_chess960_game_over_a_pty_with_clock_presses_pulled_cable_and_exact
     rebuilt = PlaySession(DEMO_START, controls=parse_time_controls("5+3"))
     replay_into(rebuilt, capture)
     assert str(rebuilt.pgn()) == str(game)
+
+
+def test_chesslink_over_a_pty_with_auto_press_and_leds(tmp_path: Path) -> None:
+    """A board without a clock: each move is pressed for the mover once it has stood 0.05 s."""
+    from eboard960.emulators.chesslink import ChessLinkFirmware
+    from eboard960.leds import move_squares
+    from eboard960.protocols import codec_for
+
+    journal_path = tmp_path / "chesslink.jsonl"
+
+    async def scenario() -> tuple[PlaySession, list[frozenset[int]]]:
+        model = ChessLinkFirmware(DEMO_START)
+        socket = Socket(model)
+        await socket.plug()
+        journal = Journal(CaptureWriter(journal_path, board="chesslink", start=DEMO_START))
+        board = Board(lambda: codec_for("chesslink"),
+                      lambda: SerialTransport(socket.path(), protocol="chesslink"), capture=journal)
+        session = PlaySession(DEMO_START, controls=parse_time_controls("3+2"), settle=0.05)
+        runner = Runner(session, board, PlainDisplay(io.StringIO()), journal=journal)
+        rec, lit = session.recognizer, []
+
+        async def drive(runner: Runner) -> None:
+            await runner.ready()
+            game = demo_board()
+            for ply, move in enumerate(demo_moves()):
+                squares = move_squares(move, game.san(move))
+                socket.send(model.play_move(game, move))
+                game.push(move)
+                await runner.until(lambda n=ply + 1: len(rec.board.move_stack) == n,
+                                   what=f"the auto-press after {move}")
+                # a square between two lit squares shares all its corner LEDs with them
+                await runner.until(lambda s=squares: s <= model.lit_squares(), what="the LEDs")
+                lit.append(model.lit_squares())
+
+        await asyncio.wait_for(runner.run(drive), 30)
+        await socket.pull()
+        journal.close()
+        return session, lit
+
+    session, lit = asyncio.run(scenario())
+    exporter = chess.pgn.StringExporter(headers=False, comments=False, columns=None)
+    assert session.pgn().accept(exporter) == MOVETEXT
+    assert lit[0] == {chess.C2, chess.C3}
+    assert lit[6] == {chess.E1, chess.F1, chess.G1}  # O-O: king e1-g1, rook g1-f1
+    assert lit[19] == {chess.B8, chess.C8, chess.D8, chess.E8}  # O-O-O
+    capture = read_capture(journal_path)
+    presses = [r for r in capture.records if r.kind == "button"]
+    assert len(presses) == len(demo_moves())  # every move pressed by the program, and journaled
+    assert list(replay_capture(capture).games[0].mainline_moves()) == demo_moves()
