@@ -34,7 +34,7 @@ def test_render_shows_board_clocks_last_move_and_status() -> None:
     session.press(chess.WHITE, 4.0)
     lines = render(session.view(6.5), said=["move 1. c3"])
     screen = "\n".join(lines)
-    assert lines[0] == "eboard960 play  position 466  15+10"
+    assert lines[0] == "eboard960 play  position 466 (BRNNKBRQ)  15+10"
     assert lines[2].startswith("8 ♝ ♜ ♞ ♞ ♚ ♝ ♜ ♛")
     assert lines[8].startswith("2 ♙ ♙ · ♙ ♙ ♙ ♙ ♙")
     assert lines[7].startswith("3 · · ♙ · · · · ·")

@@ -21,7 +21,7 @@ import termios
 import tty
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from typing import TextIO
+from typing import Protocol, TextIO
 
 import chess
 
@@ -52,7 +52,7 @@ SHOWN_TIMEOUT = 5.0
 Driver = Callable[["Runner"], Awaitable[None]]
 
 
-class Display:
+class Display(Protocol):
     """What the runner needs of a display (`eboard960.play.view`)."""
 
     redraws: bool  # True: the display draws the line being typed itself

@@ -15,6 +15,7 @@ import chess
 
 from eboard960.clock.tui import clock_text
 from eboard960.play.session import View
+from eboard960.position import StartPosition
 
 FILES = "  a b c d e f g h"
 
@@ -48,7 +49,8 @@ def render(view: View, *, said: Sequence[str] = ()) -> list[str]:
     """The whole screen as lines (no escape codes); `said` are the latest messages."""
     title = "eboard960 play"
     if view.start_number is not None:
-        title += f"  position {view.start_number}"
+        rank = StartPosition.from_number(view.start_number).rank
+        title += f"  position {view.start_number} ({rank})"
     if view.control:
         title += f"  {view.control}"
     panel = [
