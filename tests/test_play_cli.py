@@ -114,6 +114,8 @@ def test_keyboard_drives_the_emulated_board(tmp_path: Path) -> None:
     (["--resume", "missing.jsonl"], "cannot read missing.jsonl"),
     (["--demo", "--position", "3"], "the demo plays position 466; leave out --position"),
     (["--level", "3"], "--level and --engine-plays need --engine"),
+    (["--port", "/dev/ttyUSB0"], "--port and --ble connect a real board; name it with --board"),
+    (["--board", "dgt", "--ble", "DGT"], "--board dgt cannot be reached that way"),
     (["--demo", "--pace", "9"], "--pace must be between 0 and 5 seconds, not 9.0"),
     (["--demo", "--board", "dgt", "--port", "/dev/null"], "--demo plays on the emulated board"),
 ])
@@ -125,6 +127,7 @@ def test_user_mistakes_are_one_line_errors(argv: list[str], message: str, tmp_pa
     err = capsys.readouterr().err
     assert err.startswith("eboard960 play: ") and err.count("\n") == 1
     assert message in err
+    assert not (tmp_path / "data").exists()  # no journal was started
 
 
 def test_an_existing_journal_is_never_overwritten(tmp_path: Path, capsys) -> None:

@@ -69,6 +69,8 @@ def _drawn() -> int:
 def main(args: argparse.Namespace) -> int:
     if args.pace < 0 or args.pace > 5:
         raise PlayError(f"--pace must be between 0 and 5 seconds, not {args.pace}")
+    if args.board == "emulator" and (args.port or args.ble):
+        raise PlayError("--port and --ble connect a real board; name it with --board")
     if args.board != "emulator" and args.demo:
         raise PlayError("--demo plays on the emulated board; leave out --board")
     if args.engine is None and (args.level is not None or args.engine_plays != "black"):

@@ -119,6 +119,7 @@ async def play(options: PlayOptions, out: TextIO, stdin: TextIO | None) -> int:
             raise PlayError(f"{options.resume} holds {recorded} bytes; resume it with --board {recorded}")
         resumed_from = restored
 
+    connect = None if options.board == "emulator" else await _connector(options)
     engine = None
     if options.engine:
         engine = await EngineOpponent.start(find_engine(options.engine), level=options.level)
@@ -139,7 +140,7 @@ async def play(options: PlayOptions, out: TextIO, stdin: TextIO | None) -> int:
             journal = _fresh_journal(options, engine_name)
         display.say(f"journal: {journal.path}  (after a crash: eboard960 play --resume {journal.path})")
         return await _play(options, session, journal, display, engine, offset, stdin,
-                           resumed=resumed_from is not None, out=out)
+                           resumed=resumed_from is not None, out=out, connect=connect)
     finally:
         if engine is not None:
             await engine.close()
@@ -170,7 +171,7 @@ def _protocol(board: str) -> str:
 
 async def _play(options: PlayOptions, session: PlaySession, journal: Journal, display: Any,
                 engine: EngineOpponent | None, offset: float, stdin: TextIO | None, *,
-                resumed: bool, out: TextIO) -> int:
+                resumed: bool, out: TextIO, connect: Any) -> int:
     virtual = None
     try:
         pending = session.resume_at(offset) if resumed else []
@@ -178,7 +179,7 @@ async def _play(options: PlayOptions, session: PlaySession, journal: Journal, di
             virtual = VirtualBoard(session.board if resumed else options.start)
             board = Board(lambda: codec_for("dgt"), lambda: virtual.link, capture=journal)
         else:
-            board = Board(lambda: codec_for(options.board), await _connector(options), capture=journal,
+            board = Board(lambda: codec_for(options.board), connect, capture=journal,
                           hello=_hello(options.board))
         runner = Runner(session, board, display, journal=journal, virtual=virtual, engine=engine,
                         offset=offset)
