@@ -264,3 +264,20 @@ def test_the_session_and_the_view_are_pure() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                           env={**os.environ, "PYTHONPATH": src})
     assert done.stdout.strip() == "[]"
+
+
+def test_a_takeback_gives_the_clock_back_to_the_side_to_move() -> None:
+    session = PlaySession(518, controls=parse_time_controls("5"))
+    board = chess.Board(chess960=True)
+    set_up(session, board)
+    play(session, board, chess.Move.from_uci("e2e4"), 2.0)
+    session.press(chess.WHITE, 2.0)  # white used 2 s; black's clock runs
+    session.feed(PieceLifted(square=chess.E4, t=5.0))  # e4 taken back after 3 s of black's time
+    effects = session.feed(PiecePlaced(square=chess.E2, t=5.0))
+    assert Said(t=5.0, text="takeback e4") in effects
+    assert session.board.move_stack == [] and session.clock.to_move == chess.WHITE
+    view = session.view(9.0)
+    assert (view.white_ms, view.black_ms) == (298_000 - 4_000, 297_000)
+    play(session, chess.Board(chess960=True), chess.Move.from_uci("d2d4"), 10.0)
+    session.press(chess.WHITE, 10.0)
+    assert "1. d4 { [%clk 0:04:53] }" in str(session.pgn())

@@ -342,6 +342,7 @@ class PlaySession:
                 case "takeback":
                     if self._state.clk:
                         self._state.clk.pop()
+                    self._clock_to_turn(report.t)
                     if self.engine is not None:
                         self.engine.move, self.engine.asked = None, False
                     effects += [Said(t=report.t, text=f"takeback {report.san}"), GameChanged()]
@@ -377,6 +378,16 @@ class PlaySession:
                 effects.append(DARK)
         effects.append(GameChanged())
         return effects
+
+    def _clock_to_turn(self, t: float) -> None:
+        """After a takeback the side to move is the one whose move was undone: its clock runs again.
+
+        A clock cannot be un-pressed, so the side whose clock was running
+        presses it (keeping the time it used, and its increment, if any).
+        """
+        clock = self.clock
+        if clock is not None and clock.running and clock.to_move != self.board.turn:
+            clock.press(clock.to_move, ms_from_seconds(t))
 
     def _new_game(self, t: float) -> list[Effect]:
         """The pieces were set up again: the finished game is kept, a new one starts on a fresh clock."""
