@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -33,16 +34,18 @@ from eboard960.play.journal import (
     read_journal,
     replay_into,
 )
-from eboard960.play.runner import Driver, Runner, demo_driver, idle_driver, keyboard_driver
+from eboard960.play.runner import Display, Driver, Runner, demo_driver, idle_driver, keyboard_driver
 from eboard960.play.session import PlaySession
 from eboard960.play.view import PlainDisplay, ScreenDisplay
 from eboard960.play.virtual import VirtualBoard
 from eboard960.protocols import codec_for
+from eboard960.transport import Transport
 
 SERIAL_BOARDS = ("dgt", "chesslink")
 BLE_BOARDS = ("pegasus", "chesslink", "chessnut", "gochess", "squareoff")
 BOARDS = ("emulator", "dgt", "chesslink", "pegasus", "chessnut", "gochess", "squareoff")
 SETTLE = 1.0
+Connect = Callable[[], Transport]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -169,9 +172,9 @@ def _protocol(board: str) -> str:
     return "dgt" if board == "emulator" else board
 
 
-async def _play(options: PlayOptions, session: PlaySession, journal: Journal, display: Any,
+async def _play(options: PlayOptions, session: PlaySession, journal: Journal, display: Display,
                 engine: EngineOpponent | None, offset: float, stdin: TextIO | None, *,
-                resumed: bool, out: TextIO, connect: Any) -> int:
+                resumed: bool, out: TextIO, connect: Connect | None) -> int:
     virtual = None
     try:
         pending = session.resume_at(offset) if resumed else []
@@ -218,7 +221,8 @@ def _driver(options: PlayOptions, stdin: TextIO | None) -> Driver:
     return idle_driver
 
 
-async def _connector(options: PlayOptions) -> Any:
+async def _connector(options: PlayOptions) -> Connect:
+    """How to (re)connect to the real board the options name."""
     if options.board in SERIAL_BOARDS and options.ble is None:
         if not options.port:
             raise PlayError(f"--board {options.board} needs --port (e.g. /dev/ttyUSB0)")
