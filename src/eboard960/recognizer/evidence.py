@@ -53,6 +53,9 @@ class Segment:
         within the bounce time) is still read as the capture or castling it was.
         """
         self.lifted &= ~chess.BB_SQUARES[square]
+        if square in self.order:  # and it is the least likely victim
+            self.order.remove(square)
+            self.order.insert(0, square)
 
     def held_together(self, a: chess.Square, b: chess.Square) -> bool:
         """Were the pieces from `a` and `b` both off the board at one moment?"""

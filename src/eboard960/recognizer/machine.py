@@ -253,7 +253,9 @@ class Recognizer:
         if self._is_bounce(square, piece):
             for segment in (self._segment, self._segment_open, *(s for _, s in self._alternatives)):
                 segment.forget(square)
-            if self._open is not None and self._open_index == self._index and self._open_before_lift is None:
+            made_by_bounce = self._open is not None and self._open_index == self._index
+            before = self._open_before_lift
+            if made_by_bounce and (before is None or self._board.move_stack[-1:] == [before]):
                 self._fire("retract")  # the bounced lift alone made the board look like that move
         self._index += 1
         self._detect_rotation = False
