@@ -43,7 +43,8 @@ PROBS: dict[str, float] = {
     "button_before_lift": 0.5, "button_for_queen": 0.15, "button_when_reported": 0.3,
     "promotion_swap": 0.25,
     # noise
-    "mid_move_bounce": 0.05, "self_bounce": 0.03, "touch": 0.1, "bounce": 0.06, "note": 0.01,
+    "mid_move_bounce": 0.05, "self_bounce": 0.03, "touch_before_clock": 0.05, "touch": 0.1,
+    "bounce": 0.06, "note": 0.01,
     # clock and file
     "resync": 0.04, "link_drop": 0.01,
     "clock": 0.7, "identify": 0.1, "snapshot": 0.5, "snapshot_letters": 0.6, "dgt_dump": 0.5,
@@ -378,6 +379,23 @@ def with_bounce(rng: random.Random, acts: list[Act], square: int, piece: chess.P
     return [*acts[:at], lift(square, quick(rng)), place(square, piece, quick(rng)), *acts[at:]]
 
 
+def bounced(rng: random.Random, board: chess.Board, move: chess.Move, acts: list[Act], busy: set[int],
+            tags: list[str]) -> list[Act]:
+    """Sometimes a sensor bounce (or a knocked piece) somewhere while the move is being made."""
+    if rng.random() >= PROBS["mid_move_bounce"]:
+        return acts
+    candidates = bounce_candidates(board, busy | {a.square for a in acts if a.square >= 0})
+    if not candidates:
+        return acts
+    square = rng.choice(candidates)
+    piece = board.piece_at(square)
+    assert piece is not None
+    whose = "own" if piece.color == board.turn else "opponent"
+    capturable = any(m.to_square == square for m in board.legal_moves if m.from_square == move.from_square)
+    tags.append(f"mid_move_bounce:{whose}{':capturable' if capturable else ''}")
+    return with_bounce(rng, acts, square, piece)
+
+
 def move_acts(rng: random.Random, board: chess.Board, move: chess.Move, ctx: Context,
               ep_order: tuple[str, ...] | None) -> Ply:
     """The acts of one move, without the clock press and the noise after it."""
@@ -385,7 +403,7 @@ def move_acts(rng: random.Random, board: chess.Board, move: chess.Move, ctx: Con
     san = board.san(move)
     if board.is_castling(move):
         acts = castling_acts(rng, board, move, tags)
-        return Ply(san, acts, tags)
+        return Ply(san, bounced(rng, board, move, acts, set(castling_squares(board, move)), tags), tags)
     if board.is_en_passant(move):
         assert ep_order is not None
         acts = en_passant_acts(rng, board, move, ep_order, tags)
@@ -396,18 +414,7 @@ def move_acts(rng: random.Random, board: chess.Board, move: chess.Move, ctx: Con
     else:
         acts = quiet_acts(rng, board, move, ctx, tags)
         busy = {move.from_square, move.to_square}
-    busy |= {a.square for a in acts if a.square >= 0}
-    if rng.random() < PROBS["mid_move_bounce"]:
-        candidates = bounce_candidates(board, busy)
-        if candidates:
-            square = rng.choice(candidates)
-            piece = board.piece_at(square)
-            assert piece is not None
-            acts = with_bounce(rng, acts, square, piece)
-            whose = "own" if piece.color == board.turn else "opponent"
-            capturable = any(m.to_square == square for m in board.legal_moves
-                             if m.from_square == move.from_square)
-            tags.append(f"mid_move_bounce:{whose}{':capturable' if capturable else ''}")
+    acts = bounced(rng, board, move, acts, busy, tags)
     if rng.random() < PROBS["self_bounce"] and tags[0] in ("plain", "victim_first", "attacker_first"):
         if rng.random() < 0.5:
             last = acts[-1]
@@ -519,6 +526,11 @@ def script_game(rng: random.Random, start: chess.Board, moves: list[chess.Move],
             press = True
             ply.tags.append("clock_forced_after_capture_pbl")
         if press:
+            own = {square: piece for square, piece in board.piece_map().items() if piece.color == mover}
+            if rng.random() < PROBS["touch_before_clock"]:
+                square = rng.choice(list(own))
+                ply.acts += [lift(square, think(rng)), place(square, own[square], hand(rng))]
+                ply.tags.append("touch_before_clock")
             ply.acts.append(Act("button", hand(rng), text="white" if mover == chess.WHITE else "black"))
             if rng.random() < PROBS["resync"]:
                 ply.acts.append(Act("snapshot", glide(rng), text=board.board_fen()))
