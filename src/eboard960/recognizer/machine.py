@@ -324,6 +324,8 @@ class Recognizer:
     def _settle(self, after_lift: bool) -> None:
         verdict = self._classify(after_lift)
         if verdict.trigger == "reply":
+            if self._other_side_lifted is not None:
+                return  # the lift that shows the reply may be a bounce: decide at the next event
             self._fire("commit")
             verdict = self._classify(after_lift)
         elif verdict.trigger == "latent":
@@ -358,8 +360,8 @@ class Recognizer:
         if self.mode is Mode.GAME_OVER:
             return Verdict("set_up") if occupied == START_OCCUPANCY and not after_lift else NOTHING
         moves = matching_moves(board, occupied, self._segment, self._shapes)
-        if moves:
-            move = self._choose(board, moves)
+        move = self._choose(board, moves) if moves else None
+        if move is not None:
             if move == self._open and self.mode is not Mode.ILLEGAL:
                 return self._rest_open()
             if self._may_replace(move):
@@ -446,6 +448,8 @@ class Recognizer:
                 if not moves:
                     continue
                 move = self._choose(board, moves)
+                if move is None:
+                    continue
                 after = board.copy(stack=False)
                 after.push(move)
                 if with_reply and matching_moves(after, occupied, segment, castling_shapes(after)):
@@ -484,16 +488,23 @@ class Recognizer:
                     return Verdict("show_first_half", move=move, shape=shape)
         return Verdict("show_move", move=move)
 
-    def _choose(self, board: chess.Board, moves: list[chess.Move]) -> chess.Move:
-        """Castling shown by the events first; then the promotion piece reported, chosen, or a queen."""
+    def _choose(self, board: chess.Board, moves: list[chess.Move]) -> chess.Move | None:
+        """Castling shown by the events first; then the promotion piece reported, chosen, or a queen.
+
+        A piece the board identifies on a move's destination that cannot be there after it
+        rules the move out: a pawn reported back on e3 is no queen capturing on e3.
+        """
         first = moves[0]
-        if len(moves) == 1 or board.is_castling(first):
+        if board.is_castling(first):
+            return first
+        moves = [m for m in moves if self._pieces.get(m.to_square) in (None, self._placed(board, m))]
+        if not moves:
+            return None
+        first = moves[0]
+        if len(moves) == 1:
             return first
         if self._open in moves and first.to_square not in self._pieces:
             return self._open  # touching a promoted piece does not change what it became
-        reported = [m for m in moves if self._pieces.get(m.to_square) in (None, self._placed(board, m))]
-        if reported and any(m.to_square in self._pieces for m in reported):
-            moves = reported
         if first.promotion:
             wanted = self._promotion[0] if self._promotion else chess.QUEEN
             reported_piece = self._pieces.get(first.to_square)
