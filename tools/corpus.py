@@ -234,8 +234,7 @@ def correction_square(rng: random.Random, board: chess.Board, move: chess.Move) 
     return rng.choice(options) if options else None
 
 
-def quiet_acts(rng: random.Random, board: chess.Board, move: chess.Move, ctx: Context,
-               tags: list[str]) -> list[Act]:
+def quiet_acts(rng: random.Random, board: chess.Board, move: chess.Move, tags: list[str]) -> list[Act]:
     start, end = move.from_square, move.to_square
     piece = placed_piece(board, move)
     mover = board.piece_at(start)
@@ -412,7 +411,7 @@ def move_acts(rng: random.Random, board: chess.Board, move: chess.Move, ctx: Con
         acts = capture_acts(rng, board, move, ctx, tags)
         busy = {move.from_square, move.to_square}
     else:
-        acts = quiet_acts(rng, board, move, ctx, tags)
+        acts = quiet_acts(rng, board, move, tags)
         busy = {move.from_square, move.to_square}
     acts = bounced(rng, board, move, acts, busy, tags)
     if rng.random() < PROBS["self_bounce"] and tags[0] in ("plain", "victim_first", "attacker_first"):
@@ -451,16 +450,16 @@ def promotion_buttons(rng: random.Random, move: chess.Move, ctx: Context, acts: 
     if not wanted:
         tags.append(f"promotion:{chess.piece_symbol(move.promotion)}:no_button")
         return
-    button = Act("button", 0.0, text=PROMOTE_BUTTON[move.promotion])
+    button = PROMOTE_BUTTON[move.promotion]
     # Before the lift only when no open promotion of the opponent could take the button instead.
     before = rng.random() < PROBS["button_before_lift"] and not (ctx.prev_open and ctx.prev_promotion)
     if before:
-        acts.insert(0, Act("button", think(rng), text=button.text))
+        acts.insert(0, Act("button", think(rng), text=button))
         first = acts[1]
         acts[1] = Act(first.kind, hand(rng), first.square, first.piece, first.text)
         tags.append(f"promotion:{chess.piece_symbol(move.promotion)}:button_before_lift")
     else:
-        acts.append(Act("button", hand(rng), text=button.text))
+        acts.append(Act("button", hand(rng), text=button))
         tags.append(f"promotion:{chess.piece_symbol(move.promotion)}:button_after_place")
 
 
