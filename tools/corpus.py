@@ -188,7 +188,7 @@ def slide_acts(rng: random.Random, start: int, path: list[int], end: int, piece:
     acts: list[Act] = []
     if pbl:
         for index in range(1, len(squares)):
-            acts.append(place(squares[index], piece, glide(rng)))
+            acts.append(place(squares[index], piece, think(rng) if index == 1 else glide(rng)))
             acts.append(lift(squares[index - 1], glide(rng)))
     else:
         acts.append(lift(start, think(rng)))
