@@ -110,7 +110,7 @@ class Recognizer:
         self._t = 0.0
         self._index = 0
         self._verdict = NOTHING
-        self._other_side_lifted: tuple[chess.Square, float] | None = None
+        self._other_side_lifted: float | None = None  # when the other side's piece left
         self._last_lift: tuple[chess.Square, float, int, chess.Piece | None] | None = None
         self._open_before_lift: chess.Move | None = None
         self._promotion: tuple[chess.PieceType, int] | None = None
@@ -177,7 +177,7 @@ class Recognizer:
         elif self.mode in (Mode.PLAYING, Mode.ILLEGAL) and (
             latent := self._latent_capture(self._occupied, with_reply=False)
         ):
-            self._commit_latent(latent)
+            self._commit_latent(latent, reply_follows=False)
 
     def games(self, headers: dict[str, str] | None = None) -> list[chess.pgn.Game]:
         """Every game seen so far as PGN, the current one last."""
@@ -195,11 +195,9 @@ class Recognizer:
         A bounce is the same square filled again within `BOUNCE_SECONDS`; the spec counts it
         as nothing, so it must not end a provisional king step or a pending correction.
         """
-        square, lifted_at = self._other_side_lifted
-        self._other_side_lifted = None
-        bounced = (
-            isinstance(event, PiecePlaced) and self._map(event.square) == square
-            and event.t - lifted_at <= BOUNCE_SECONDS
+        lifted_at, self._other_side_lifted = self._other_side_lifted, None
+        bounced = isinstance(event, PiecePlaced) and self._is_bounce(
+            self._map(event.square), event.piece, event.t
         )
         if bounced or self._open is None:
             return
@@ -208,14 +206,15 @@ class Recognizer:
         self._fire("commit")
         self._settle(after_lift=True)  # the other side's move may already be on the board
 
-    def _is_bounce(self, square: chess.Square, piece: chess.Piece | None) -> bool:
-        """Was `square` lifted by the event just before this place, within `BOUNCE_SECONDS`,
-        and (where the board identifies pieces) is the same piece back?"""
+    def _is_bounce(self, square: chess.Square, piece: chess.Piece | None, t: float) -> bool:
+        """Is a place on `square` at `t` the end of a sensor bounce: the event just before lifted
+        that square within `BOUNCE_SECONDS`, and (where the board identifies pieces) the same
+        piece is back?"""
         if self._last_lift is None:
             return False
         lifted, at, index, lifted_piece = self._last_lift
         same_piece = piece is None or piece == lifted_piece
-        return lifted == square and index == self._index and self._t - at <= BOUNCE_SECONDS and same_piece
+        return lifted == square and index == self._index and t - at <= BOUNCE_SECONDS and same_piece
 
     def _map(self, square: chess.Square) -> chess.Square:
         return 63 - square if self.rotated else square
@@ -238,7 +237,7 @@ class Recognizer:
             for _, segment in self._alternatives:
                 segment.note_lift(square, self._occupied)
             if self._color_after_open(square) == (not self._board.turn):
-                self._other_side_lifted = (square, self._t)  # final at the next event, unless a bounce
+                self._other_side_lifted = self._t  # final at the next event, unless a bounce
         self._settle(after_lift=True)
 
     def _place(self, square: chess.Square, piece: chess.Piece | None) -> None:
@@ -250,7 +249,7 @@ class Recognizer:
         self._occupied |= bit
         if piece is not None:
             self._pieces[square] = piece
-        if self._is_bounce(square, piece):
+        if self._is_bounce(square, piece, self._t):
             for segment in (self._segment, self._segment_open, *(s for _, s in self._alternatives)):
                 segment.forget(square)
             made_by_bounce = self._open is not None and self._open_index == self._index
@@ -329,7 +328,7 @@ class Recognizer:
             self._fire("commit")
             verdict = self._classify(after_lift)
         elif verdict.trigger == "latent":
-            self._commit_latent(verdict.move)
+            self._commit_latent(verdict.move, reply_follows=True)
             verdict = self._classify(after_lift)
         if verdict.trigger is None:
             return
@@ -458,14 +457,19 @@ class Recognizer:
                     return move
         return None
 
-    def _commit_latent(self, move: chess.Move) -> None:
+    def _commit_latent(self, move: chess.Move, reply_follows: bool) -> None:
+        """Commit a latent capture; with the reply already on the board, keep the lifts since as its
+        evidence, else start afresh from the position after the capture."""
         segment = self._segment
         self._verdict = Verdict("show_move", move=move)
         self._fire("show_move")
         self._fire("commit")
-        segment.ever &= segment.lifted  # only lifts since the capture can be the reply's evidence
-        segment.order = [square for square in segment.order if segment.lifted & chess.BB_SQUARES[square]]
-        self._segment = segment
+        if reply_follows:
+            segment.ever &= segment.lifted
+            segment.order = [square for square in segment.order if segment.lifted & chess.BB_SQUARES[square]]
+            self._segment = segment
+        else:
+            self._rebase()
 
     def _rest_at(self, board: chess.Board, trigger: str) -> Verdict:
         """The board shows `board` again, unless the pieces it identifies say a capture is under way."""
