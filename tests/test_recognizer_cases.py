@@ -230,3 +230,21 @@ def test_a_touch_after_a_move_is_no_evidence_for_correcting_it_into_a_capture() 
         PiecePlaced(square=chess.D4, t=4.0),
     ]
     assert sans(run(start, events)[1]) == ["d4", "exd4"]
+
+
+def test_a_piece_the_board_identifies_rules_out_moves_that_cannot_put_it_there() -> None:
+    # Black's queen is in hand; White's e3 pawn is touched and reported back; the queen lands on b4.
+    start = chess.Board("4k3/8/8/8/8/2q1P3/8/4K3 b - - 0 1", chess960=True)
+    events = [lift("c3"), lift("e3"), place("e3", "P"), place("b4", "q")]
+    assert sans(run(start, events)[1]) == ["Qb4+"]
+
+
+def test_a_reply_shown_by_a_bouncing_piece_waits_for_the_bounce_to_end() -> None:
+    # Black's bishop slides e4-f3 placing first; White's f2 pawn bounces on the way (f2-f3 looks like a reply)
+    start = chess.Board("4k3/8/8/3b4/8/8/5P2/4K3 b - - 0 1", chess960=True)
+    events = [
+        PiecePlaced(square=chess.E4, t=1.0), PieceLifted(square=chess.D5, t=1.2),
+        PiecePlaced(square=chess.F3, t=1.4), PieceLifted(square=chess.F2, t=1.45),
+        PiecePlaced(square=chess.F2, t=1.48), PieceLifted(square=chess.E4, t=1.7),
+    ]
+    assert sans(run(start, events)[1]) == ["Bf3"]
