@@ -6,7 +6,7 @@ import dataclasses
 import random
 
 import chess
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from eboard960.capture import CaptureWriter, read_capture
@@ -24,6 +24,7 @@ from eboard960.play.session import (
     PlaySession,
     Said,
 )
+from eboard960.recognizer import Recognizer
 
 
 def at(event: object, t: float) -> object:
@@ -131,6 +132,7 @@ def test_engine_turn_wrong_execution_and_auto_press() -> None:
     assert len(asked) == 1 and asked[0].board.fen() == board.fen()
     assert session.tick(2.1) == []  # asked once only
     assert session.status(2.1) == "engine thinking"
+    assert session.press(chess.BLACK, 2.2) == [Said(t=2.2, text="the engine is still thinking")]
     effects = session.engine_moved(chess.Move.from_uci("e7e5"), 3.0)
     assert JournalNote(t=3.0, text="engine e7e5") in effects
     assert SetLeds(squares=frozenset({chess.E7, chess.E5})) in effects
@@ -191,6 +193,11 @@ def test_journal_replay_rebuilds_game_and_clock(seed: int, start: int, tmp_path_
             carry(live.feed(event))
             now = max(now, event.t)
         carry(live.resume_at(now))  # as after a crash: a move standing on the board is committed
+    alone = Recognizer(start)  # the recognizer by itself, finishing as replay does
+    for event in events:
+        alone.feed(event)
+    alone.finish()
+    assume(alone.board.move_stack == moves)  # recognition itself is the recognizer's tests' business
     assert live.board.move_stack == moves
     assert auto_presses or len(moves) < 4
     capture = read_capture(path)

@@ -10,7 +10,8 @@ not charged to either clock.
 What the session itself decides is recorded too: a clock press made in
 software is a `button` record; the engine's move is the note `engine <uci>`;
 after every committed move the note `clock <white ms> <black ms>` states both
-clocks (for people reading the file; resume recomputes them). Resume feeds
+clocks (for people reading the file; resume recomputes them); `resumed` marks
+where a resume made a move standing on the board final. Resume feeds
 the records back through a fresh session in order: square events and board
 bytes (decoded by the board's codec) as they came, notes to `note`; the
 recognizer and the clock, being deterministic, end where they were.

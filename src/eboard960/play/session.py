@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 SIDE_NAMES = {chess.WHITE: "white", chess.BLACK: "black"}
 ENGINE_NOTE = "engine "
 CLOCK_NOTE = "clock "
+RESUME_NOTE = "resumed"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -194,7 +195,9 @@ class PlaySession:
         return effects
 
     def note(self, t: float, text: str) -> list[Effect]:
-        """A note read back from the journal (resume): engine moves are restored from it."""
+        """A note read back from the journal: engine moves and earlier resumes are restored from it."""
+        if text == RESUME_NOTE:
+            return self.resume_at(t, journal=False)
         if text.startswith(ENGINE_NOTE) and self.engine is not None:
             try:
                 move = self.board.parse_uci(text[len(ENGINE_NOTE):].strip())
@@ -212,11 +215,19 @@ class PlaySession:
             effects += self.press(self.board.turn, t)
         return effects + self._engine_request()
 
-    def resume_at(self, t: float) -> list[Effect]:
-        """The journal ended at `t` (a crash): a move that stood on the board is committed now."""
-        if self.recognizer.open_move is not None:
-            return self.press(self.board.turn, t)
-        return []
+    def resume_at(self, t: float, *, journal: bool = True) -> list[Effect]:
+        """The journal ended at `t` (a crash): a move that stood on the board is committed now.
+
+        The recognizer finishes its input, as `replay` does at the end of a
+        capture, and the mover's clock is pressed for a move that this makes
+        final. The note `resumed` marks the moment, so that replaying the
+        journal later does the same there. A move standing where the engine's
+        should be, but is not the engine's, stays open.
+        """
+        if not self._engine_accepts():
+            return []
+        effects = self._reports(self.recognizer.finish(t))
+        return [JournalNote(t=t, text=RESUME_NOTE), *effects] if journal else effects
 
     # ---------------------------------------------------------------- outputs
 
@@ -314,10 +325,11 @@ class PlaySession:
     def _press(self, event: ButtonPressed, *, local: bool) -> list[Effect]:
         side = chess.WHITE if event.button == "white" else chess.BLACK
         rec = self.recognizer
-        if side != self.board.turn or rec.open_move is None:
-            return []  # a press with no move of that side's on the board changes nothing
-        if not self._engine_accepts():
-            self._state.refusal = f"make the engine's move {self.board.san(self.engine.move)}"
+        if side == self.board.turn and not self._engine_accepts():
+            engine_move = self.engine.move
+            if engine_move is None:
+                return [Said(t=event.t, text="the engine is still thinking")]
+            self._state.refusal = f"make the engine's move {self.board.san(engine_move)}"
             return [Said(t=event.t, text=f"illegal: {self._state.refusal}")]
         effects: list[Effect] = [JournalEvent(event=event)] if local else []
         return effects + self._reports(rec.feed(event))
