@@ -143,6 +143,7 @@ class PlaySession:
         self.names = names
         self._state = _State()
         self._archived_clk: list[list[int]] = []
+        self._last_command_ms = 0
 
     # ---------------------------------------------------------------- inputs
 
@@ -361,7 +362,7 @@ class PlaySession:
                 case "game_over":
                     self._state.result = f"{report.result} ({report.termination.replace('_', ' ')})"
                     if self.clock is not None and self.clock.running:
-                        self.clock.pause(ms_from_seconds(report.t))
+                        self.clock.pause(self._command_time(report.t))
                     effects += [Said(t=report.t, text=f"game over: {self._state.result}"), GameChanged()]
                 case "new_game":
                     effects += self._new_game(report.t)
@@ -377,7 +378,7 @@ class PlaySession:
         number = f"{(ply + 1) // 2}." if mover == chess.WHITE else f"{(ply + 1) // 2}..."
         effects: list[Effect] = [Said(t=report.t, text=f"move {number} {report.san}")]
         if self.clock is not None:
-            at = ms_from_seconds(report.t)
+            at = self._command_time(report.t)
             if not self.clock.started:
                 self.clock.start(at)
             if self.clock.running and self.clock.to_move == mover:
@@ -391,6 +392,12 @@ class PlaySession:
         effects.append(GameChanged())
         return effects
 
+    def _command_time(self, t: float) -> int:
+        """A clock command's time: a report stamped with an earlier event than the last command
+        (a move made final late) counts from the last command, as clocks never run backwards."""
+        self._last_command_ms = max(self._last_command_ms, ms_from_seconds(t))
+        return self._last_command_ms
+
     def _clock_to_turn(self, t: float) -> None:
         """After a takeback the side to move is the one whose move was undone: its clock runs again.
 
@@ -399,7 +406,7 @@ class PlaySession:
         """
         clock = self.clock
         if clock is not None and clock.running and clock.to_move != self.board.turn:
-            clock.press(clock.to_move, ms_from_seconds(t))
+            clock.press(clock.to_move, self._command_time(t))
 
     def _new_game(self, t: float) -> list[Effect]:
         """The pieces were set up again: the finished game is kept, a new one starts on a fresh clock."""
@@ -407,7 +414,7 @@ class PlaySession:
         self._state = _State(link_up=self._state.link_up, set_up=True, last_input=t)
         if self.controls is not None:
             self.clock = Clock(*self.controls)
-            self.clock.start(ms_from_seconds(t))
+            self.clock.start(self._command_time(t))
         if self.engine is not None:
             self.engine.move, self.engine.asked = None, False
         return [Said(t=t, text="new game: White to move"), GameChanged()]
@@ -418,7 +425,7 @@ class PlaySession:
             return []
         self._state.set_up = True
         if self.clock is not None and not self.clock.started:
-            self.clock.start(ms_from_seconds(t))
+            self.clock.start(self._command_time(t))
         return [Said(t=t, text=f"position {self.start_number} is set up: White to move")]
 
     def _engine_request(self) -> list[Effect]:
