@@ -136,3 +136,35 @@ def test_level_out_of_range_is_a_clear_error() -> None:
 
     with pytest.raises(Eboard960Error, match=re.escape("--level must be 0..20 for this engine, not 99")):
         asyncio.run(start())
+
+
+def test_engine_playing_white_moves_first_and_is_named_in_the_pgn(tmp_path: Path) -> None:
+    async def scenario() -> tuple[PlaySession, list[chess.Move]]:
+        engine = await EngineOpponent.start(find_engine("stockfish"), level=0,
+                                            limit=chess.engine.Limit(depth=1))
+        virtual = VirtualBoard(518)
+        board = Board(DgtCodec, lambda: virtual.link)
+        session = PlaySession(518, engine_side=chess.WHITE, settle=0.3, names=(engine.name, "Player"))
+        runner = Runner(session, board, PlainDisplay(io.StringIO()), virtual=virtual, engine=engine)
+        chosen: list[chess.Move] = []
+
+        async def drive(runner: Runner) -> None:
+            await runner.ready()
+            for _ in range(2):
+                await runner.until(lambda: session.engine_move is not None, what="the engine")
+                chosen.append(session.engine_move)
+                await runner.make_move(session.engine_move)
+                reply = next(iter(session.board.legal_moves))
+                await runner.make_move(reply)
+
+        try:
+            await asyncio.wait_for(runner.run(drive), 30)
+        finally:
+            await engine.close()
+        return session, chosen
+
+    session, chosen = asyncio.run(scenario())
+    assert len(session.board.move_stack) == 4
+    assert session.board.move_stack[0::2] == chosen  # white's moves are the engine's
+    game = session.pgn()
+    assert game.headers["White"].startswith("Stockfish") and game.headers["Black"] == "Player"
