@@ -413,6 +413,10 @@ def move_acts(rng: random.Random, board: chess.Board, move: chess.Move, ctx: Con
     else:
         acts = quiet_acts(rng, board, move, tags)
         busy = {move.from_square, move.to_square}
+    if ctx.prev_open and ctx.last_move is not None:
+        # Lifting the piece that just moved while a piece lands on the square it came from is,
+        # on a presence board, that move taken back, however short the lift.
+        busy.add(ctx.last_move.to_square)
     acts = bounced(rng, board, move, acts, busy, tags)
     if rng.random() < PROBS["self_bounce"] and tags[0] in ("plain", "victim_first", "attacker_first"):
         if rng.random() < 0.5:
