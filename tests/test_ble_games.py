@@ -23,7 +23,7 @@ from eboard960.board import Backoff, Board
 from eboard960.capture import CaptureWriter
 from eboard960.choreography import game_events, move_events
 from eboard960.cli import main
-from eboard960.emulators.chessnut import NotificationFaults
+from eboard960.emulators.notifying import NotificationFaults
 from eboard960.events import BoardSnapshot, LinkChanged, PieceLifted, PiecePlaced, SquareEvent
 from eboard960.protocols import codec_for, pegasus
 from eboard960.recognizer import Recognizer

@@ -30,7 +30,8 @@ from eboard960.board import Backoff, Board
 from eboard960.capture import read_capture
 from eboard960.choreography import move_events
 from eboard960.commands import RequestBoard, SetLeds
-from eboard960.emulators.chessnut import ChessnutFirmware, NotificationFaults
+from eboard960.emulators.chessnut import ChessnutFirmware
+from eboard960.emulators.notifying import NotificationFaults
 from eboard960.events import BoardSnapshot, ButtonPressed, LinkChanged, PieceLifted, PiecePlaced
 from eboard960.protocols import chessnut as cn
 from eboard960.protocols import codec_for

@@ -8,7 +8,8 @@ from test_chessnut_ble import SQUARE_EVENTS, START, expected_moves, game, moves_
 
 from eboard960.choreography import game_events
 from eboard960.commands import EnableUpdates, RequestBoard, SetLeds
-from eboard960.emulators.chessnut import ChessnutFirmware, NotificationFaults, NotifyingFirmware
+from eboard960.emulators.chessnut import ChessnutFirmware
+from eboard960.emulators.notifying import NotificationFaults, NotifyingFirmware
 from eboard960.events import BoardSnapshot, PieceLifted, PiecePlaced
 from eboard960.protocols import chessnut as cn
 from eboard960.protocols import codec_for

@@ -8,8 +8,8 @@ from test_chessnut_ble import START, expected_moves
 from test_chessnut_emulator import play_in_memory
 
 from eboard960.commands import EnableUpdates, RequestBoard, SetLeds
-from eboard960.emulators.chessnut import NotificationFaults
 from eboard960.emulators.gochess import GoChessFirmware
+from eboard960.emulators.notifying import NotificationFaults
 from eboard960.errors import ProtocolError
 from eboard960.events import BoardSnapshot, PieceLifted, PiecePlaced
 from eboard960.protocols import gochess as gc

@@ -9,23 +9,14 @@ even when nothing moved. Scenario calls (`lift`, `place`, `apply`,
 `play_game`) change the physical board; the hand holds lifted pieces, so a
 place without a piece puts back the one lifted last.
 
-`NotifyingFirmware` and `NotificationFaults` (shared by the GoChess and
-Square Off models) perturb the outgoing notifications from a seeded random
-source: garbage payloads, notifications cut in two, dropped notifications,
-and sensor bounce.
+The faults and the notification sink come from `eboard960.emulators.notifying`.
 """
 
 from __future__ import annotations
 
-import random
-from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-
 import chess
 
-from eboard960.choreography import game_events
-from eboard960.events import PieceLifted, PiecePlaced
+from eboard960.emulators.notifying import NotificationFaults, NotifyingFirmware
 from eboard960.protocols.chessnut import (
     ENABLE_REPORTING,
     UPLOAD_MODE,
@@ -35,84 +26,6 @@ from eboard960.protocols.chessnut import (
     leds_from_bytes,
     position_frame,
 )
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class NotificationFaults:
-    """Probabilities (0..1) of each fault per notification, and the seed that makes them repeat.
-
-    `bounce` is the chance that placing a piece reads as place, lift, place.
-    """
-
-    garbage: float = 0.0
-    split: float = 0.0
-    drop: float = 0.0
-    bounce: float = 0.0
-    seed: int = 0
-
-
-class NotifyingFirmware(ABC):
-    """What the BLE firmware models share: faults, the notification sink, the scenario API.
-
-    Every entry point returns the bytes the board sends. With `notify` set
-    (e.g. to `BoardPeripheral.send`), each notification goes there on its own
-    instead, so notification boundaries and the split/garbage faults survive,
-    and the entry points return b"".
-    """
-
-    def __init__(self, faults: NotificationFaults | None) -> None:
-        self.faults = faults or NotificationFaults()
-        self.notify: Callable[[bytes], None] | None = None
-        self._random = random.Random(self.faults.seed)
-
-    def _bounces(self) -> bool:
-        return self.faults.bounce > 0 and self._random.random() < self.faults.bounce
-
-    def _emit(self, notifications: Iterable[bytes]) -> bytes:
-        """Apply the faults; hand each notification to `notify`, or return them joined."""
-        out: list[bytes] = []
-        rng, faults = self._random, self.faults
-        for payload in notifications:
-            if faults.garbage and rng.random() < faults.garbage:
-                out.append(rng.randbytes(rng.randint(1, 20)))
-            if faults.drop and rng.random() < faults.drop:
-                continue
-            if faults.split and len(payload) > 1 and rng.random() < faults.split:
-                cut = rng.randint(1, len(payload) - 1)
-                out += [payload[:cut], payload[cut:]]
-            else:
-                out.append(payload)
-        if self.notify is None:
-            return b"".join(out)
-        for payload in out:
-            self.notify(payload)
-        return b""
-
-    @abstractmethod
-    def write(self, data: bytes) -> list[bytes]:
-        """The board's replies to one write from the app, one item per notification."""
-
-    def feed(self, data: bytes) -> bytes:
-        """One write from the app; the board's immediate replies."""
-        return self._emit(self.write(data))
-
-    @abstractmethod
-    def lift(self, square: chess.Square) -> bytes:
-        """A hand takes the piece on `square`."""
-
-    @abstractmethod
-    def place(self, square: chess.Square, piece: chess.Piece | None = None) -> bytes:
-        """A piece reaches `square`."""
-
-    def apply(self, event: PieceLifted | PiecePlaced) -> bytes:
-        if isinstance(event, PieceLifted):
-            return self.lift(event.square)
-        return self.place(event.square, event.piece)
-
-    def play_game(self, board: chess.Board, moves: Iterable[chess.Move]) -> bytes:
-        """Make `moves` from `board` by hand, castling the e-board way; `board` is not changed."""
-        return b"".join(self.apply(event) for event in game_events(board.copy(), list(moves)))
-
 
 ACK = bytes([0x23, 0x01, 0x00])
 

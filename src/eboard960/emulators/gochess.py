@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import chess
 
-from eboard960.emulators.chessnut import NotificationFaults, NotifyingFirmware
+from eboard960.emulators.notifying import NotificationFaults, PresenceFirmware
 from eboard960.protocols.gochess import (
     GoChessError,
     board_state_bytes,
@@ -31,7 +31,7 @@ def _rgb(data: bytes) -> tuple[int, int, int]:
     return data[0], data[1], data[2]
 
 
-class GoChessFirmware(NotifyingFirmware):
+class GoChessFirmware(PresenceFirmware):
     """A GoChess XR, Mini or Lite as the app sees it over BLE."""
 
     def __init__(
@@ -118,23 +118,7 @@ class GoChessFirmware(NotifyingFirmware):
                 if 1 <= row <= 8 and 1 <= col <= 8:
                     self.leds[chess.square(col - 1, row - 1)] = _rgb(rgb)
 
-    # --- the physical board ---------------------------------------------------------------
-
-    def lift(self, square: chess.Square) -> bytes:
-        if not self.occupied & chess.BB_SQUARES[square]:
-            return b""
-        self.occupied &= ~chess.BB_SQUARES[square]
-        return self._emit(self._report(square, down=False))
-
-    def place(self, square: chess.Square, piece: chess.Piece | None = None) -> bytes:
-        """A piece reaches `square` (which piece it is, the sensor cannot tell)."""
-        if self.occupied & chess.BB_SQUARES[square]:
-            return b""
-        self.occupied |= chess.BB_SQUARES[square]
-        out = self._report(square, down=True)
-        if self._bounces():
-            out += self._report(square, down=False) + self._report(square, down=True)
-        return self._emit(out)
+    # --- the physical board (`lift` and `place` are `PresenceFirmware`'s) -----------------
 
     def border_place(self, side: str, slot: int) -> bytes:
         """A captured piece put on a border slot (XR only)."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import chess
 
-from eboard960.emulators.chessnut import NotificationFaults, NotifyingFirmware
+from eboard960.emulators.notifying import NotificationFaults, NotifyingFirmware
 from eboard960.protocols.dgt import field_of, frame
 from eboard960.protocols.pegasus import (
     BATTERY,

@@ -15,7 +15,7 @@ import re
 
 import chess
 
-from eboard960.emulators.chessnut import NotificationFaults, NotifyingFirmware
+from eboard960.emulators.notifying import NotificationFaults, PresenceFirmware
 from eboard960.protocols.squareoff import (
     ANNOUNCEMENTS,
     STATUS_COLOURS,
@@ -30,7 +30,7 @@ _COMMAND = re.compile(rb"([0-9]{1,2}|!)#([^#*]{0,64})\*")
 _MAX_PENDING = 80
 
 
-class SquareOffFirmware(NotifyingFirmware):
+class SquareOffFirmware(PresenceFirmware):
     """A Square Off Pro or Neo as the app sees it over BLE."""
 
     def __init__(
@@ -99,23 +99,7 @@ class SquareOffFirmware(NotifyingFirmware):
             return [message("1", self.mac)]
         return []
 
-    # --- the physical board ---------------------------------------------------------------
-
-    def lift(self, square: chess.Square) -> bytes:
-        if not self.occupied & chess.BB_SQUARES[square]:
-            return b""
-        self.occupied &= ~chess.BB_SQUARES[square]
-        return self._emit(self._report(square, down=False))
-
-    def place(self, square: chess.Square, piece: chess.Piece | None = None) -> bytes:
-        """A piece reaches `square` (which piece it is, the sensor cannot tell)."""
-        if self.occupied & chess.BB_SQUARES[square]:
-            return b""
-        self.occupied |= chess.BB_SQUARES[square]
-        out = self._report(square, down=True)
-        if self._bounces():
-            out += self._report(square, down=False) + self._report(square, down=True)
-        return self._emit(out)
+    # --- the physical board (`lift` and `place` are `PresenceFirmware`'s) -----------------
 
     def _report(self, square: chess.Square, *, down: bool) -> list[bytes]:
         if not self.game_started:
