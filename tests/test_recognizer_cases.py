@@ -248,3 +248,15 @@ def test_a_reply_shown_by_a_bouncing_piece_waits_for_the_bounce_to_end() -> None
         PiecePlaced(square=chess.F2, t=1.48), PieceLifted(square=chess.E4, t=1.7),
     ]
     assert sans(run(start, events)[1]) == ["Bf3"]
+
+
+def test_a_position_taken_back_does_not_count_towards_repetition() -> None:
+    there_and_back = [lift("g1"), place("f3"), lift("g8"), place("f6"), lift("f3"), place("g1"),
+                      lift("f6"), place("g8")]
+    knight_out = [lift("g1"), place("f3"), press("white")]
+    # 1.Nf3 stands for the fourth time, is taken back, and played again: four times, not five
+    events = there_and_back * 3 + knight_out + [lift("f3"), place("g1")] + knight_out
+    recognizer, reports = run(518, events)
+    assert "takeback" in [r.kind for r in reports]
+    assert "game_over" not in [r.kind for r in reports]
+    assert recognizer.mode is not Mode.GAME_OVER

@@ -661,9 +661,9 @@ class Recognizer:
         self._alternatives = []
 
     def undo_last(self) -> None:
+        self._repetitions[_repetition_key(self._board)] -= 1  # the position taken back never stood
         move = self._board.pop()
         self._out.append(MoveTakenBack(move=move, san=self._board.san(move), t=self._t))
-        self._repetitions[_repetition_key(self._board)] += 0
         self._rebase()
 
     def report_illegal(self) -> None:
