@@ -31,8 +31,8 @@ from dataclasses import dataclass
 
 import chess
 
+from eboard960.emulators.hand import HandMoves
 from eboard960.errors import Eboard960Error
-from eboard960.events import PieceLifted, PiecePlaced
 from eboard960.protocols.chesslink import (
     HOST_FRAMES,
     INTERVAL_UNIT_S,
@@ -93,7 +93,7 @@ def _start_pieces(start: chess.BaseBoard | int) -> dict[chess.Square, chess.Piec
     return chess.Board.from_chess960_pos(start).piece_map()
 
 
-class ChessLinkFirmware:
+class ChessLinkFirmware(HandMoves):
     """One emulated ChessLink board: pieces, LEDs, registers, and the firmware's answers."""
 
     def __init__(
@@ -324,36 +324,6 @@ class ChessLinkFirmware:
                 if self._hand[index].piece_type == wanted:
                     return self._hand.pop(index)
         return self._hand.pop()
-
-    def apply(self, event: PieceLifted | PiecePlaced) -> bytes:
-        if isinstance(event, PieceLifted):
-            return self.lift(event.square)
-        return self.place(event.square, event.piece)
-
-    def play_move(self, board: chess.Board, move: chess.Move) -> bytes:
-        """Make `move` by hand the e-board way (castling: king, rook, rook, king).
-
-        Uses the recognizer's choreography, so the emulator moves pieces
-        exactly as the recognizer expects people to.
-        """
-        from eboard960.choreography import move_events
-
-        after = board.copy(stack=False)
-        after.push(move)
-        out = b""
-        for event in move_events(board, move, order="eboard"):
-            if isinstance(event, PiecePlaced) and event.piece is None:
-                event = PiecePlaced(square=event.square, piece=after.piece_at(event.square))
-            out += self.apply(event)
-        return out
-
-    def play_game(self, board: chess.Board, moves: Iterable[chess.Move]) -> bytes:
-        """Play `moves` from `board` (which is left at the final position)."""
-        out = b""
-        for move in moves:
-            out += self.play_move(board, move)
-            board.push(move)
-        return out
 
     def flush(self) -> bytes:
         """Whatever a split frame still holds back."""

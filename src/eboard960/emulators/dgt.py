@@ -25,14 +25,14 @@ poor link does; replies to requests are never dropped or cut.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 import chess
 
 from eboard960.commands import RequestBoard
+from eboard960.emulators.hand import HandMoves
 from eboard960.errors import Eboard960Error
-from eboard960.events import BUTTONS, PieceLifted, PiecePlaced
+from eboard960.events import BUTTONS
 from eboard960.protocols.dgt import (
     Battery,
     BusAddress,
@@ -201,7 +201,7 @@ def _start_codes(start: chess.BaseBoard | int) -> list[int]:
     return codes
 
 
-class DgtFirmware:
+class DgtFirmware(HandMoves):
     """One emulated DGT board: pieces, LEDs, move log, an optional clock, the firmware's answers."""
 
     def __init__(
@@ -373,32 +373,6 @@ class DgtFirmware:
                 self._hand.remove(held)
                 return held[1]
         return self._hand.pop()[1]
-
-    def apply(self, event: PieceLifted | PiecePlaced) -> bytes:
-        if isinstance(event, PieceLifted):
-            return self.lift(event.square)
-        return self.place(event.square, event.piece)
-
-    def play_move(self, board: chess.Board, move: chess.Move) -> bytes:
-        """Make `move` by hand the e-board way (castling: lift king, lift rook, place both)."""
-        from eboard960.choreography import move_events
-
-        after = board.copy(stack=False)
-        after.push(move)
-        out = b""
-        for event in move_events(board, move, order="eboard"):
-            if isinstance(event, PiecePlaced) and event.piece is None:
-                event = PiecePlaced(square=event.square, piece=after.piece_at(event.square))
-            out += self.apply(event)
-        return out
-
-    def play_game(self, board: chess.Board, moves: Iterable[chess.Move]) -> bytes:
-        """Play `moves` from `board` (which is left at the final position)."""
-        out = b""
-        for move in moves:
-            out += self.play_move(board, move)
-            board.push(move)
-        return out
 
     def press(self, button: str) -> bytes:
         """Press the clock: "white"/"black" move the lever; back/minus/pause/plus/confirm."""
