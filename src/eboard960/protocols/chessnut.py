@@ -23,6 +23,7 @@ import chess
 from eboard960.commands import EnableUpdates, RequestBoard, SetLeds
 from eboard960.errors import ProtocolError
 from eboard960.events import BoardSnapshot
+from eboard960.protocols.stale import StaleBuffer
 from eboard960.snapshots import SnapshotDiffer
 
 
@@ -241,7 +242,7 @@ def _printable(data: bytes) -> bool:
     return all(0x20 <= byte < 0x7F for byte in data)
 
 
-class ChessnutCodec:
+class ChessnutCodec(StaleBuffer):
     """Sans-IO codec for the Chessnut BLE protocol.
 
     Settings: `battery` chooses how the battery reply is read ("official": bit 7
@@ -253,33 +254,13 @@ class ChessnutCodec:
     def __init__(self, *, battery: BatteryLayout = "official", stale_after: float = 0.5) -> None:
         if battery not in ("official", "picochess"):
             raise ChessnutError(f"unknown battery layout {battery!r} (official or picochess)")
+        super().__init__(stale_after=stale_after)
         self.battery = battery
-        self.stale_after = stale_after
-        self.discarded = 0
-        self._buffer = bytearray()
-        self._since = 0.0
         self._differ = SnapshotDiffer()
-
-    @property
-    def buffered(self) -> int:
-        """Bytes held back waiting for the rest of a frame (never a full frame's worth)."""
-        return len(self._buffer)
 
     def resync(self) -> None:
         """Pass the next position on whole (call after a reconnect)."""
         self._differ.reset()
-
-    def receive_data(self, data: bytes, t: float = 0.0) -> list[Any]:
-        events: list[Any] = []
-        if self._buffer and t - self._since > self.stale_after:
-            # The frame held at the start never completed: it was noise. Frames
-            # it seemed to swallow are still in the buffer, so resync inside it.
-            self._parse(t, events, stale=True)
-        if not self._buffer:
-            self._since = t
-        self._buffer += data
-        self._parse(t, events, stale=False)
-        return events
 
     def _parse(self, t: float, events: list[Any], *, stale: bool) -> None:
         """Decode whole frames from the buffer; a cut frame waits, unless it is `stale`."""

@@ -25,6 +25,7 @@ import chess
 from eboard960.commands import EnableUpdates, RequestBoard, SetLeds
 from eboard960.errors import ProtocolError
 from eboard960.events import BoardSnapshot, PieceLifted, PiecePlaced
+from eboard960.protocols.stale import StaleBuffer
 
 
 class SquareOffError(ProtocolError):
@@ -160,7 +161,7 @@ def message(code: str, body: str = "") -> bytes:
     return f"{code}#{body}*".encode("ascii")
 
 
-class SquareOffCodec:
+class SquareOffCodec(StaleBuffer):
     """Sans-IO codec for Square Off Pro and Neo.
 
     Settings: `line_ending` appended to every command ("" as the squareoffdriver
@@ -171,27 +172,8 @@ class SquareOffCodec:
     def __init__(self, *, line_ending: LineEnding = "", stale_after: float = 0.5) -> None:
         if line_ending not in ("", "\r\n"):
             raise SquareOffError(f"line ending must be '' or CR LF, not {line_ending!r}")
+        super().__init__(stale_after=stale_after)
         self.line_ending = line_ending.encode()
-        self.stale_after = stale_after
-        self.discarded = 0
-        self._buffer = bytearray()
-        self._since = 0.0
-
-    @property
-    def buffered(self) -> int:
-        return len(self._buffer)
-
-    def receive_data(self, data: bytes, t: float = 0.0) -> list[Any]:
-        events: list[Any] = []
-        if self._buffer and t - self._since > self.stale_after:
-            # The message held at the start never completed: it was noise. Messages
-            # it seemed to swallow are still in the buffer, so resync inside it.
-            self._parse(t, events, stale=True)
-        if not self._buffer:
-            self._since = t
-        self._buffer += data
-        self._parse(t, events, stale=False)
-        return events
 
     def _parse(self, t: float, events: list[Any], *, stale: bool) -> None:
         """Decode whole messages from the buffer; a cut one waits, unless it is `stale`."""
