@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import chess
+from fuzz_helpers import cut_anywhere, feed_all, mutated
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,37 +26,16 @@ frames = st.one_of(
 )
 
 
-def feed_all(codec: cn.ChessnutCodec, chunks: list[bytes], t: float = 0.0) -> list:
-    events = []
-    for chunk in chunks:
-        events += codec.receive_data(chunk, t)
-        assert codec.buffered < cn.MAX_FRAME_SIZE
-    return events
-
-
 @EXAMPLES
 @given(st.lists(st.binary(max_size=80), max_size=20), st.floats(0, 0.3))
 def test_random_bytes_never_raise_and_never_pile_up(chunks: list[bytes], step: float) -> None:
-    codec = cn.ChessnutCodec()
-    for index, chunk in enumerate(chunks):
-        codec.receive_data(chunk, index * step)
-        assert codec.buffered < cn.MAX_FRAME_SIZE
+    feed_all(cn.ChessnutCodec(), chunks, cn.MAX_FRAME_SIZE, step)
 
 
 @EXAMPLES
 @given(st.lists(frames, min_size=1, max_size=8), st.data())
 def test_mutated_streams_never_raise_and_never_pile_up(valid: list[bytes], data) -> None:
-    stream = bytearray(b"".join(valid))
-    for _ in range(data.draw(st.integers(1, 8))):
-        where = data.draw(st.integers(0, len(stream) - 1))
-        action = data.draw(st.sampled_from(["flip", "insert", "delete"]))
-        if action == "flip":
-            stream[where] ^= data.draw(st.integers(1, 255))
-        elif action == "insert":
-            stream.insert(where, data.draw(st.integers(0, 255)))
-        elif len(stream) > 1:
-            del stream[where]
-    feed_all(cn.ChessnutCodec(), [bytes(stream)])
+    feed_all(cn.ChessnutCodec(), [mutated(valid, data)], cn.MAX_FRAME_SIZE)
 
 
 @EXAMPLES
@@ -74,6 +54,5 @@ def test_every_frame_after_garbage_is_decoded(garbage: bytes, valid: list[bytes]
 @given(st.lists(frames, min_size=1, max_size=8), st.data())
 def test_any_cut_of_a_valid_stream_decodes_the_same(valid: list[bytes], data) -> None:
     stream = b"".join(valid)
-    cuts = sorted(data.draw(st.sets(st.integers(1, max(1, len(stream) - 1)), max_size=10)))
-    chunks = [stream[a:b] for a, b in zip([0, *cuts], [*cuts, len(stream)], strict=True)]
-    assert feed_all(cn.ChessnutCodec(), chunks) == cn.ChessnutCodec().receive_data(stream)
+    got = feed_all(cn.ChessnutCodec(), cut_anywhere(stream, data), cn.MAX_FRAME_SIZE)
+    assert got == cn.ChessnutCodec().receive_data(stream)

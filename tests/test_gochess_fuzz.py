@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import chess
+from fuzz_helpers import feed_all, mutated
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -38,37 +39,16 @@ frames = st.one_of(
 )
 
 
-def feed_all(codec: gc.GoChessCodec, chunks: list[bytes], t: float = 0.0) -> list:
-    events = []
-    for chunk in chunks:
-        events += codec.receive_data(chunk, t)
-        assert codec.buffered < gc.MAX_MESSAGE_SIZE
-    return events
-
-
 @EXAMPLES
 @given(st.lists(st.binary(max_size=80), max_size=20), st.floats(0, 0.3))
 def test_random_bytes_never_raise_and_never_pile_up(chunks: list[bytes], step: float) -> None:
-    codec = gc.GoChessCodec()
-    for index, chunk in enumerate(chunks):
-        codec.receive_data(chunk, index * step)
-        assert codec.buffered < gc.MAX_MESSAGE_SIZE
+    feed_all(gc.GoChessCodec(), chunks, gc.MAX_MESSAGE_SIZE, step)
 
 
 @EXAMPLES
 @given(st.lists(frames, min_size=1, max_size=8), st.data())
 def test_mutated_streams_never_raise_and_never_pile_up(valid: list[bytes], data) -> None:
-    stream = bytearray(b"".join(valid))
-    for _ in range(data.draw(st.integers(1, 8))):
-        where = data.draw(st.integers(0, len(stream) - 1))
-        action = data.draw(st.sampled_from(["flip", "insert", "delete"]))
-        if action == "flip":
-            stream[where] ^= data.draw(st.integers(1, 255))
-        elif action == "insert":
-            stream.insert(where, data.draw(st.integers(0, 255)))
-        elif len(stream) > 1:
-            del stream[where]
-    feed_all(gc.GoChessCodec(), [bytes(stream)])
+    feed_all(gc.GoChessCodec(), [mutated(valid, data)], gc.MAX_MESSAGE_SIZE)
 
 
 @EXAMPLES
@@ -87,4 +67,4 @@ def test_any_grouping_of_events_into_notifications_decodes_the_same(valid: list[
     cuts = sorted(data.draw(st.sets(st.integers(1, len(valid)), max_size=6)))
     groups = [b"".join(valid[a:b]) for a, b in zip([0, *cuts], [*cuts, len(valid)], strict=True)]
     one_by_one = [e for frame in valid for e in gc.GoChessCodec().receive_data(frame)]
-    assert feed_all(gc.GoChessCodec(), groups) == one_by_one
+    assert feed_all(gc.GoChessCodec(), groups, gc.MAX_MESSAGE_SIZE) == one_by_one

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import chess
+from fuzz_helpers import cut_anywhere, feed_all, mutated
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,43 +26,22 @@ frames = st.one_of(
 )
 
 
-def feed_all(codec: so.SquareOffCodec, chunks: list[bytes], t: float = 0.0) -> list:
-    events = []
-    for chunk in chunks:
-        events += codec.receive_data(chunk, t)
-        assert codec.buffered < so.MAX_MESSAGE_SIZE
-    return events
-
-
 @EXAMPLES
 @given(st.lists(st.binary(max_size=80), max_size=20), st.floats(0, 0.3))
 def test_random_bytes_never_raise_and_never_pile_up(chunks: list[bytes], step: float) -> None:
-    codec = so.SquareOffCodec()
-    for index, chunk in enumerate(chunks):
-        codec.receive_data(chunk, index * step)
-        assert codec.buffered < so.MAX_MESSAGE_SIZE
+    feed_all(so.SquareOffCodec(), chunks, so.MAX_MESSAGE_SIZE, step)
 
 
 @EXAMPLES
 @given(st.lists(st.text("0123456789#*RGOudabcdefgh12345678\r\n", max_size=80), max_size=10))
 def test_protocol_alphabet_soup_never_raises(chunks: list[str]) -> None:
-    feed_all(so.SquareOffCodec(), [chunk.encode() for chunk in chunks])
+    feed_all(so.SquareOffCodec(), [chunk.encode() for chunk in chunks], so.MAX_MESSAGE_SIZE)
 
 
 @EXAMPLES
 @given(st.lists(frames, min_size=1, max_size=8), st.data())
 def test_mutated_streams_never_raise_and_never_pile_up(valid: list[bytes], data) -> None:
-    stream = bytearray(b"".join(valid))
-    for _ in range(data.draw(st.integers(1, 8))):
-        where = data.draw(st.integers(0, len(stream) - 1))
-        action = data.draw(st.sampled_from(["flip", "insert", "delete"]))
-        if action == "flip":
-            stream[where] ^= data.draw(st.integers(1, 255))
-        elif action == "insert":
-            stream.insert(where, data.draw(st.integers(0, 255)))
-        elif len(stream) > 1:
-            del stream[where]
-    feed_all(so.SquareOffCodec(), [bytes(stream)])
+    feed_all(so.SquareOffCodec(), [mutated(valid, data)], so.MAX_MESSAGE_SIZE)
 
 
 @EXAMPLES
@@ -79,6 +59,5 @@ def test_every_message_after_garbage_is_decoded(garbage: bytes, valid: list[byte
 @given(st.lists(frames, min_size=1, max_size=8), st.data())
 def test_any_cut_of_a_valid_stream_decodes_the_same(valid: list[bytes], data) -> None:
     stream = b"".join(valid)
-    cuts = sorted(data.draw(st.sets(st.integers(1, max(1, len(stream) - 1)), max_size=10)))
-    chunks = [stream[a:b] for a, b in zip([0, *cuts], [*cuts, len(stream)], strict=True)]
-    assert feed_all(so.SquareOffCodec(), chunks) == so.SquareOffCodec().receive_data(stream)
+    got = feed_all(so.SquareOffCodec(), cut_anywhere(stream, data), so.MAX_MESSAGE_SIZE)
+    assert got == so.SquareOffCodec().receive_data(stream)
