@@ -8,12 +8,12 @@ factory reads the current path, the way a real host re-resolves a port.
 from __future__ import annotations
 
 import asyncio
-import random
 from collections.abc import Callable
 from dataclasses import replace
 
 import chess
 import pytest
+from game_helpers import castling_game, view
 
 from eboard960.board import Backoff, Board
 from eboard960.capture import CaptureWriter, read_capture
@@ -42,34 +42,6 @@ from eboard960.transport.serial import SerialTransport
 
 TIMEOUT = 5.0
 MISSING = "/dev/eboard960-not-plugged-in"
-
-
-def castling_game(start: int, plies: int, seed: int) -> list[chess.Move]:
-    """A random legal game that castles whenever it can and spares king and rooks till then."""
-    rng, board, moves = random.Random(seed), chess.Board.from_chess960_pos(start), []
-    for _ in range(plies):
-        legal = list(board.legal_moves)
-        if not legal:
-            break
-        castles = [m for m in legal if board.is_castling(m)]
-        spare = board.kings | board.rooks if board.has_castling_rights(board.turn) else 0
-        quiet = [m for m in legal if not chess.BB_SQUARES[m.from_square] & spare] or legal
-        move = castles[0] if castles else rng.choice(quiet)
-        moves.append(move)
-        board.push(move)
-    return moves
-
-
-def view(events: list[object]) -> dict[chess.Square, chess.Piece]:
-    pieces: dict[chess.Square, chess.Piece] = {}
-    for event in events:
-        if isinstance(event, BoardSnapshot):
-            pieces = dict(event.pieces)
-        elif isinstance(event, PieceLifted):
-            pieces.pop(event.square, None)
-        elif isinstance(event, PiecePlaced) and event.piece is not None:
-            pieces[event.square] = event.piece
-    return pieces
 
 
 class Listener:

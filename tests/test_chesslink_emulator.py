@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import chess
 import pytest
+from game_helpers import GAME_960
 
 from eboard960.choreography import castling_orders
 from eboard960.commands import EnableUpdates, RequestBoard, SetLeds
@@ -191,52 +192,6 @@ def test_scenario_mistakes_are_refused() -> None:
 
 
 # --- Whole games with a spoiled link --------------------------------------------------------
-
-# Position 0 (BBQNNRKR), a random game with en passant, a promotion and both sides castling
-# queen-side (the king travels from g1/g8 to c1/c8 by the e-board procedure).
-GAME_960 = [
-    "c2c4",
-    "h7h5",
-    "c4c5",
-    "e8d6",
-    "e2e4",
-    "b7b5",
-    "c5b6",
-    "a8d5",
-    "b6c7",
-    "d6e4",
-    "c7d8q",
-    "e4d2",
-    "c1c2",
-    "d5a2",
-    "d8a5",
-    "a2b1",
-    "a5h5",
-    "a7a5",
-    "d1c3",
-    "c8c3",
-    "h5a5",
-    "c3d4",
-    "c2d1",
-    "d7d6",
-    "a5d2",
-    "g8f8",
-    "d1g4",
-    "b1f5",
-    "e1d3",
-    "g7g6",
-    "d2c1",
-    "b8c7",
-    "d3b4",
-    "c8b7",
-    "c1d1",
-    "d4b2",
-    "a1b2",
-    "h8h7",
-    "d1b1",
-    "f5b1",
-    "g1f1",
-]
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ import random
 import chess
 import chess.pgn
 import pytest
+from game_helpers import GAME_960
 
 from eboard960.board import Board
 from eboard960.capture import CaptureWriter, read_capture
@@ -26,52 +27,6 @@ from eboard960.recognizer import MoveRecognized, Recognizer
 from eboard960.transport.serial import SerialTransport
 
 TIMEOUT = 5.0
-
-# Position 0 (BBQNNRKR): en passant, a promotion, captures and both sides castling
-# queen-side, the king walking from g1/g8 to c1/c8 by the e-board procedure.
-GAME_960 = [
-    "c2c4",
-    "h7h5",
-    "c4c5",
-    "e8d6",
-    "e2e4",
-    "b7b5",
-    "c5b6",
-    "a8d5",
-    "b6c7",
-    "d6e4",
-    "c7d8q",
-    "e4d2",
-    "c1c2",
-    "d5a2",
-    "d8a5",
-    "a2b1",
-    "a5h5",
-    "a7a5",
-    "d1c3",
-    "c8c3",
-    "h5a5",
-    "c3d4",
-    "c2d1",
-    "d7d6",
-    "a5d2",
-    "g8f8",
-    "d1g4",
-    "b1f5",
-    "e1d3",
-    "g7g6",
-    "d2c1",
-    "b8c7",
-    "d3b4",
-    "c8b7",
-    "c1d1",
-    "d4b2",
-    "a1b2",
-    "h8h7",
-    "d1b1",
-    "f5b1",
-    "g1f1",
-]
 
 
 class Host:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import random
-
 import chess
 import pytest
+from game_helpers import castling_game, view
 
 from eboard960.commands import EnableUpdates, RequestBoard, SetLeds
 from eboard960.emulators.dgt import ClockModel, DgtFirmware, Faults, ScenarioError
@@ -42,35 +41,6 @@ class Host:
         got = self.codec.receive_data(data + self.model.flush())
         self.events += got
         return got
-
-
-def view(events: list[object]) -> dict[chess.Square, chess.Piece]:
-    """The pieces the host believes are on the board after these events."""
-    pieces: dict[chess.Square, chess.Piece] = {}
-    for event in events:
-        if isinstance(event, BoardSnapshot):
-            pieces = dict(event.pieces)
-        elif isinstance(event, PieceLifted):
-            pieces.pop(event.square, None)
-        elif isinstance(event, PiecePlaced) and event.piece is not None:
-            pieces[event.square] = event.piece
-    return pieces
-
-
-def castling_game(start: int, plies: int, seed: int) -> list[chess.Move]:
-    """A random legal game that castles whenever it can and spares king and rooks till then."""
-    rng, board, moves = random.Random(seed), chess.Board.from_chess960_pos(start), []
-    for _ in range(plies):
-        legal = list(board.legal_moves)
-        if not legal:
-            break
-        castles = [m for m in legal if board.is_castling(m)]
-        spare = board.kings | board.rooks if board.has_castling_rights(board.turn) else 0
-        quiet = [m for m in legal if not chess.BB_SQUARES[m.from_square] & spare] or legal
-        move = castles[0] if castles else rng.choice(quiet)
-        moves.append(move)
-        board.push(move)
-    return moves
 
 
 def test_answers_every_request() -> None:
