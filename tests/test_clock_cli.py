@@ -1,8 +1,5 @@
-import os
-import subprocess
-import sys
-
 import pytest
+from import_probe import IO_MODULES, io_loaded_by
 
 from eboard960.cli import main
 
@@ -26,13 +23,6 @@ def test_clock_command_mistakes_are_one_line(capsys, argv, fragment):
 
 
 def test_pure_clock_layers_load_no_io_library():
-    code = (
-        "import sys\n"
-        "import eboard960.clock.machine, eboard960.clock.special, eboard960.clock.day\n"
-        "import eboard960.clock.announce, eboard960.clock.dgt, eboard960.clock.events\n"
-        "print(sorted({'asyncio', 'serial', 'bleak', 'bumble', 'termios'} & set(sys.modules)))"
-    )
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
-                         check=True)
-    assert out.stdout.strip() == "[]"
+    pure = ("machine", "special", "day", "announce", "dgt", "events")
+    loaded = io_loaded_by(*(f"eboard960.clock.{name}" for name in pure), watch=(*IO_MODULES, "termios"))
+    assert loaded == []
