@@ -181,6 +181,11 @@ def place(square: int, piece: chess.Piece, gap: float) -> Act:
     return Act("place", gap, square, piece)
 
 
+def bounce_back(rng: random.Random, square: int, piece: chess.Piece) -> Act:
+    """The place that ends a sensor bounce: marked, so that a merged read never delays it."""
+    return Act("place", quick(rng), square, piece, "bounce")
+
+
 def slide_acts(rng: random.Random, start: int, path: list[int], end: int, piece: chess.Piece,
                pbl: bool) -> list[Act]:
     """A piece pushed over `path`: each square senses it; `pbl` shows it before it leaves the last."""
@@ -375,7 +380,7 @@ def bounce_candidates(board: chess.Board, busy: set[int]) -> list[int]:
 
 def with_bounce(rng: random.Random, acts: list[Act], square: int, piece: chess.Piece) -> list[Act]:
     at = rng.randrange(1, len(acts))
-    return [*acts[:at], lift(square, quick(rng)), place(square, piece, quick(rng)), *acts[at:]]
+    return [*acts[:at], lift(square, quick(rng)), bounce_back(rng, square, piece), *acts[at:]]
 
 
 def bounced(rng: random.Random, board: chess.Board, move: chess.Move, acts: list[Act], busy: set[int],
@@ -421,13 +426,13 @@ def move_acts(rng: random.Random, board: chess.Board, move: chess.Move, ctx: Con
     if rng.random() < PROBS["self_bounce"] and tags[0] in ("plain", "victim_first", "attacker_first"):
         if rng.random() < 0.5:
             last = acts[-1]
-            acts = [*acts, lift(last.square, quick(rng)), place(last.square, last.piece, quick(rng))]
+            acts = [*acts, lift(last.square, quick(rng)), bounce_back(rng, last.square, last.piece)]
             tags.append("bounce_on_arrival")
         else:
             first = acts[0]
             mover = board.piece_at(first.square)
             assert mover is not None
-            acts = [first, place(first.square, mover, quick(rng)), lift(first.square, quick(rng)), *acts[1:]]
+            acts = [first, bounce_back(rng, first.square, mover), lift(first.square, quick(rng)), *acts[1:]]
             tags.append("bounce_on_lift")
     if move.promotion and tags[0] == "plain" and rng.random() < PROBS["promotion_swap"]:
         # The pawn is pushed onto the last rank first, then swapped for the new piece there.
@@ -477,7 +482,7 @@ def noise_acts(rng: random.Random, board: chess.Board, tags: list[str]) -> list[
         tags.append("touch")
     if rng.random() < PROBS["bounce"]:
         square = rng.choice(list(pieces))
-        acts += [lift(square, think(rng)), place(square, pieces[square], quick(rng))]
+        acts += [lift(square, think(rng)), bounce_back(rng, square, pieces[square])]
         tags.append("bounce")
     if rng.random() < PROBS["note"]:
         acts.append(Act("note", think(rng), text=rng.choice(NOTES)))
@@ -619,29 +624,38 @@ def chunks(rng: random.Random, t: float, data: bytes, limit: float) -> list[tupl
 
 
 def dgt_records(rng: random.Random, timeline: list[tuple[float, Act, int]]) -> list[dict]:
-    items: list[tuple[float, str, object]] = []
+    """Field updates as `rx` records, split and merged like the samples' reads; a merge delivers
+    the earlier bytes at the later time, so the place ending a bounce is never merged forward
+    (that would stretch a 50 ms bounce into a touch, which the spec's commit rules read otherwise)."""
+    items: list[tuple[float, str, object, bool]] = []
     for index, (t, act, _) in enumerate(timeline):
         limit = timeline[index + 1][0] - 0.001 if index + 1 < len(timeline) else t + 0.05
         if act.kind in ("lift", "place", "replace"):
             frame = dgt_update(act.square, None if act.kind == "lift" else act.piece)
-            items += [(ct, "rx", data) for ct, data in chunks(rng, t, frame, max(limit, t))]
+            held = act.text == "bounce"
+            items += [(ct, "rx", data, held) for ct, data in chunks(rng, t, frame, max(limit, t))]
         elif act.kind == "snapshot":
-            items.append((t, "tx", "42"))
+            items.append((t, "tx", "42", False))
             dump = dgt_dump(chess.BaseBoard(act.text))
-            items += [(ct, "rx", data) for ct, data in chunks(rng, round(t + 0.03, 3), dump, max(limit, t))]
+            items += [(ct, "rx", data, False)
+                      for ct, data in chunks(rng, round(t + 0.03, 3), dump, max(limit, t))]
         else:
-            items.append((t, act.kind, act.text))
+            items.append((t, act.kind, act.text, False))
     records: list[dict] = []
-    for t, kind, value in items:
-        if (kind == "rx" and records and "rx" in records[-1] and rng.random() < PROBS["dgt_merge"]):
+    held_last = False
+    for t, kind, value, held in items:
+        if (kind == "rx" and records and "rx" in records[-1] and not held_last
+                and rng.random() < PROBS["dgt_merge"]):
             assert isinstance(value, bytes)
             records[-1] = {"t": t, "rx": records[-1]["rx"] + value.hex()}
+            held_last = held
             continue
         if kind == "rx":
             assert isinstance(value, bytes)
             records.append({"t": t, "rx": value.hex()})
         else:
             records.append({"t": t, kind: value})
+        held_last = held
     for before, after in itertools.pairwise(records):
         if after["t"] <= before["t"]:
             after["t"] = round(before["t"] + 0.001, 3)
