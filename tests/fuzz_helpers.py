@@ -19,7 +19,7 @@ def feed_all(codec: BufferingCodec, chunks: Sequence[bytes], limit: int, step: f
     events: list[Any] = []
     for index, chunk in enumerate(chunks):
         events += codec.receive_data(chunk, index * step)
-        assert codec.buffered < limit
+        assert codec.buffered < limit, f"{codec.buffered} bytes held back (limit {limit})"
     return events
 
 

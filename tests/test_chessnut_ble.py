@@ -148,6 +148,30 @@ def captures(board_name: str) -> list[Path]:
     return sorted(folder.glob("*.jsonl"))
 
 
+def check_full_game(board_name: str, **options: Any) -> dict:
+    """The game played without a break: one connection, the exact moves; returns `play`'s result."""
+    result = asyncio.run(play(board_name, **options))
+    assert result["connections"] == 1
+    assert moves_of(result["pgn"]) == expected_moves()
+    return result
+
+
+def check_three_disconnects(board_name: str, off_before: frozenset[int], **options: Any) -> None:
+    """The board switched off before three moves: four connections, three drops, no move lost."""
+    result = asyncio.run(play(board_name, off_before, **options))
+    assert result["connections"] == 4
+    assert len([e for e in result["events"] if e == LinkChanged(up=False, t=e.t)]) == 3
+    assert moves_of(result["pgn"]) == expected_moves()
+
+
+def check_recorded_sessions(board_name: str) -> None:
+    """There are recorded sessions of this board, and each replays to its expected PGN."""
+    assert captures(board_name)
+    for path in captures(board_name):
+        got, expected = replayed(path)
+        assert got == expected, path.name
+
+
 def moves_of(pgn: chess.pgn.Game) -> list[str]:
     """The moves read back from the recognizer's PGN text, which must start from `START`."""
     exported = chess.pgn.read_game(io.StringIO(str(pgn)))
@@ -174,19 +198,13 @@ def test_the_game_has_both_castlings_and_en_passant() -> None:
 
 
 def test_a_full_game_gives_the_exact_pgn() -> None:
-    result = asyncio.run(play("chessnut"))
-    assert result["connections"] == 1
-    assert moves_of(result["pgn"]) == expected_moves()
+    result = check_full_game("chessnut")
     placed = [e for e in result["events"] if isinstance(e, PiecePlaced)]
     assert all(e.piece is not None for e in placed), "the Chessnut identifies every piece"
 
 
 def test_three_disconnects_lose_no_move() -> None:
-    result = asyncio.run(play("chessnut", OFF_BEFORE))
-    assert result["connections"] == 4
-    downs = [e for e in result["events"] if e == LinkChanged(up=False, t=e.t)]
-    assert len(downs) == 3
-    assert moves_of(result["pgn"]) == expected_moves()
+    check_three_disconnects("chessnut", OFF_BEFORE)
 
 
 def test_frames_split_across_notifications_still_give_the_exact_pgn() -> None:
@@ -195,10 +213,7 @@ def test_frames_split_across_notifications_still_give_the_exact_pgn() -> None:
 
 
 def test_recorded_sessions_replay_to_their_pgn() -> None:
-    assert captures("chessnut")
-    for path in captures("chessnut"):
-        got, expected = replayed(path)
-        assert got == expected, path.name
+    check_recorded_sessions("chessnut")
 
 
 def test_positions_and_replies_arrive_on_their_own_characteristics() -> None:
