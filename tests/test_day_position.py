@@ -26,7 +26,7 @@ DAY = datetime.date(2026, 11, 22)
 
 
 def reference(secret, date_text, round_number, allowed):
-    """The scheme as written in docs/readme/clock.md, re-done with struct and hmac.digest."""
+    """The scheme as written in the README, re-done with struct and hmac.digest."""
     counter = 0
     while True:
         msg = (b"eboard960 day position v1\x00" + date_text.encode() + b"\x00"
@@ -179,7 +179,7 @@ def test_cli_user_mistakes_are_one_line(secret_file, capsys, argv, fragment):
 
 
 def test_the_readme_test_vectors():
-    text = (Path(__file__).resolve().parents[1] / "docs/readme/clock.md").read_text()
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     assert commitment(SECRET_A) in text
     rounds = [day_position(SECRET_A, DAY, r) for r in (1, 2, 3)]
     assert rounds == [196, 945, 620]

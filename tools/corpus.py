@@ -12,7 +12,8 @@ captures with their expected PGNs, in the format of the shared samples.
     python tools/corpus.py --out DIR --games N --seed S [--dgt-fraction 0.3]
 
 Every behaviour has a probability in `PROBS`. Where an order of events is
-genuinely ambiguous on a presence-only board (see `docs/readme/corpus.md`),
+genuinely ambiguous on a presence-only board (see the README section
+"Testing the recognizer against an independent corpus"),
 the generator makes the person press the clock first, as the spec's commit
 rules then settle the previous move.
 """

@@ -5,7 +5,7 @@ clock computes HMAC-SHA256(secret, message(date, round, counter)) and reads
 the output 16 bits at a time, rejecting values at or above the largest
 multiple of the number of allowed positions (so there is no modulo bias).
 After the event the secret is revealed and anyone can check the commitment and
-every round's position. The exact bytes are in docs/readme/clock.md.
+every round's position. The exact bytes are in the README ("The day's position").
 """
 
 from __future__ import annotations
