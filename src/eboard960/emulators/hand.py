@@ -1,4 +1,4 @@
-"""Moves made by hand on a serial board model, the way the recognizer expects people to move."""
+"""A person's hands on a board model: lifts and places, and moves made the e-board way."""
 
 from __future__ import annotations
 
@@ -11,14 +11,8 @@ from eboard960.choreography import move_events
 from eboard960.events import PieceLifted, PiecePlaced
 
 
-class HandMoves(ABC):
-    """`apply`, `play_move` and `play_game` for a model that says what its sensors see.
-
-    The model's `lift` and `place` return the bytes the board sends about one
-    change; a move is the choreography's lifts and places (castling the
-    e-board way: lift king, lift rook, place rook, place king), each placed
-    piece named, so a model that knows pieces puts down the right one.
-    """
+class Hands(ABC):
+    """A model whose `lift` and `place` return the bytes the board sends about one change."""
 
     @abstractmethod
     def lift(self, square: chess.Square) -> bytes:
@@ -26,12 +20,20 @@ class HandMoves(ABC):
 
     @abstractmethod
     def place(self, square: chess.Square, piece: chess.Piece | None = None) -> bytes:
-        """A hand puts a piece on `square`."""
+        """A piece reaches `square`."""
 
     def apply(self, event: PieceLifted | PiecePlaced) -> bytes:
         if isinstance(event, PieceLifted):
             return self.lift(event.square)
         return self.place(event.square, event.piece)
+
+
+class HandMoves(Hands):
+    """`play_move` and `play_game` for the serial models, which know which piece is put down.
+
+    A move is the choreography's lifts and places (castling the e-board way:
+    lift king, lift rook, place rook, place king), each placed piece named.
+    """
 
     def play_move(self, board: chess.Board, move: chess.Move) -> bytes:
         """Make `move` from `board` by hand (`board` is not changed)."""

@@ -11,14 +11,14 @@ lift or drop the same way and differ only in how they word it.
 from __future__ import annotations
 
 import random
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import chess
 
 from eboard960.choreography import game_events
-from eboard960.events import PieceLifted, PiecePlaced
+from eboard960.emulators.hand import Hands
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -35,7 +35,7 @@ class NotificationFaults:
     seed: int = 0
 
 
-class NotifyingFirmware(ABC):
+class NotifyingFirmware(Hands):
     """What the BLE firmware models share: faults, the notification sink, the scenario API.
 
     Every entry point returns the bytes the board sends. With `notify` set
@@ -79,19 +79,6 @@ class NotifyingFirmware(ABC):
     def feed(self, data: bytes) -> bytes:
         """One write from the app; the board's immediate replies."""
         return self._emit(self.write(data))
-
-    @abstractmethod
-    def lift(self, square: chess.Square) -> bytes:
-        """A hand takes the piece on `square`."""
-
-    @abstractmethod
-    def place(self, square: chess.Square, piece: chess.Piece | None = None) -> bytes:
-        """A piece reaches `square`."""
-
-    def apply(self, event: PieceLifted | PiecePlaced) -> bytes:
-        if isinstance(event, PieceLifted):
-            return self.lift(event.square)
-        return self.place(event.square, event.piece)
 
     def play_game(self, board: chess.Board, moves: Iterable[chess.Move]) -> bytes:
         """Make `moves` from `board` by hand, castling the e-board way; `board` is not changed."""
