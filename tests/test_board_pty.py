@@ -14,6 +14,7 @@ from dataclasses import replace
 import chess
 import pytest
 from game_helpers import castling_game, view
+from pty_socket import MISSING, Socket
 
 from eboard960.board import Backoff, Board
 from eboard960.capture import CaptureWriter, read_capture
@@ -41,7 +42,6 @@ from eboard960.protocols.dgt_clock import ClockText, ClockTimes
 from eboard960.transport.serial import SerialTransport
 
 TIMEOUT = 5.0
-MISSING = "/dev/eboard960-not-plugged-in"
 
 
 class Listener:
@@ -71,30 +71,6 @@ class Listener:
             isinstance(e, kind) and all(getattr(e, k) == v for k, v in fields.items())
             for e in self.events
         )
-
-
-class Socket:
-    """The wall socket: which pty the emulated board is plugged into right now."""
-
-    def __init__(self, model: DgtFirmware) -> None:
-        self.model = model
-        self.runner: PtyRunner | None = None
-
-    def path(self) -> str:
-        return self.runner.path if self.runner else MISSING
-
-    async def plug(self) -> None:
-        self.runner = PtyRunner(self.model)
-        await self.runner.start()
-
-    async def pull(self) -> None:
-        if self.runner:
-            await self.runner.stop()
-        self.runner = None
-
-    def send(self, data: bytes) -> None:
-        if self.runner:
-            self.runner.send(data)
 
 
 def test_backoff_grows_and_caps() -> None:

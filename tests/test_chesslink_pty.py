@@ -14,6 +14,7 @@ import chess
 import chess.pgn
 import pytest
 from game_helpers import GAME_960
+from pty_socket import Socket
 
 from eboard960.board import Board
 from eboard960.capture import CaptureWriter, read_capture
@@ -149,37 +150,13 @@ def count_drops(events: list[object]) -> int:
     return sum(isinstance(e, LinkChanged) and not e.up for e in events)
 
 
-class Socket:
-    """Which pty the emulated board is plugged into right now (a cable that can be pulled)."""
-
-    def __init__(self, model: ChessLinkFirmware) -> None:
-        self.model = model
-        self.runner: PtyRunner | None = None
-
-    def path(self) -> str:
-        return self.runner.path if self.runner else "/dev/eboard960-unplugged"
-
-    async def plug(self) -> None:
-        self.runner = PtyRunner(self.model, tick_interval=0.02)
-        await self.runner.start()
-
-    async def pull(self) -> None:
-        if self.runner:
-            await self.runner.stop()
-        self.runner = None
-
-    def send(self, data: bytes) -> None:
-        if self.runner:  # a board whose cable is out talks to nobody
-            self.runner.send(data)
-
-
 def test_the_board_joiner_keeps_a_game_through_three_pulled_cables(tmp_path) -> None:
     """Moves made while the cable is out arrive with the resync status after it is back."""
     pulls = {8, 20, 33}
 
     async def scenario() -> tuple[list[object], chess.Board]:
         model = ChessLinkFirmware(start=0, faults=Faults(garbage=0.1, split=0.2, seed=2))
-        socket = Socket(model)
+        socket = Socket(model, tick_interval=0.02)
         await socket.plug()
 
         async def short_sleep(delay: float) -> None:
