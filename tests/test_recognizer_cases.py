@@ -260,3 +260,13 @@ def test_a_position_taken_back_does_not_count_towards_repetition() -> None:
     assert "takeback" in [r.kind for r in reports]
     assert "game_over" not in [r.kind for r in reports]
     assert recognizer.mode is not Mode.GAME_OVER
+
+
+def test_resync_showing_the_open_move_put_back_retracts_it() -> None:
+    recognizer = Recognizer(518)
+    for event in (lift("e2"), place("e4")):
+        recognizer.feed(event)
+    assert recognizer.feed(BoardSnapshot.from_board(chess.Board())) == []
+    assert recognizer.open_move is None
+    reports = recognizer.feed(lift("d2")) + recognizer.feed(place("d4")) + recognizer.finish()
+    assert sans(reports) == ["d4"]

@@ -292,6 +292,10 @@ class Recognizer:
             if self.mode is Mode.ILLEGAL:
                 self._fire("restore")
             return
+        if self._open is not None and occupied == self._board.occupied and self._agrees(self._board, pieces):
+            self._rebase()
+            self._fire("retract")  # the open move was put back while the link was down
+            return
         line = None
         if self._open is not None:  # keep the move already seen if the snapshot allows it
             after = successors(self._after(), occupied, pieces, depth=2)
