@@ -78,6 +78,19 @@ class _Deal(Method):
     def dealing(self, state: State) -> bool:
         return state.step == 0 and len(state.memo) < len(self.DECK)
 
+    def request(self, state: State) -> Request | None:
+        return self.deal_request(state) if self.dealing(state) else None
+
+    def advance(self, state: State, value: Value) -> tuple[State, str]:
+        state = self.deal(state, value)
+        if self.dealing(state):
+            return state, ""
+        return self.dealt(state)
+
+    def dealt(self, state: State) -> tuple[State, str]:
+        """The final state, and its note, once the whole deck is down."""
+        raise NotImplementedError
+
 
 def _bishop_fix_square(rank: str, card: int) -> tuple[int, int]:
     """Eight-card fix: 1-4 move the a-side bishop, 5-8 the h-side one, to the
@@ -149,13 +162,7 @@ class CoffinBag(_Deal):
     def piece(self, value: Value) -> str:
         return str(value)
 
-    def request(self, state: State) -> Request | None:
-        return self.deal_request(state) if self.dealing(state) else None
-
-    def advance(self, state: State, value: Value) -> tuple[State, str]:
-        state = self.deal(state, value)
-        if self.dealing(state):
-            return state, ""
+    def dealt(self, state: State) -> tuple[State, str]:
         return self.repaired(_coffin_fix(state.rank)), ""
 
 
@@ -187,13 +194,7 @@ class PermutationCards(_Deal):
     def legend(self) -> str:
         return " (wN/bN white/black knight, wB/bB white/black bishop, Q, K, R)"
 
-    def request(self, state: State) -> Request | None:
-        return self.deal_request(state) if self.dealing(state) else None
-
-    def advance(self, state: State, value: Value) -> tuple[State, str]:
-        state = self.deal(state, value)
-        if self.dealing(state):
-            return state, ""
+    def dealt(self, state: State) -> tuple[State, str]:
         return self.repaired(_permutation_fix(state.rank)), ""
 
 
@@ -229,13 +230,7 @@ class HorizontalSymmetry(_Deal):
             dealt = (*dealt, left[0])
         return State(BLANK, 0, dealt)
 
-    def request(self, state: State) -> Request | None:
-        return self.deal_request(state) if self.dealing(state) else None
-
-    def advance(self, state: State, value: Value) -> tuple[State, str]:
-        state = self.deal(state, value)
-        if self.dealing(state):
-            return state, ""
+    def dealt(self, state: State) -> tuple[State, str]:
         arrangement = symmetric_arrangement(state.memo)
         rank = king_between_rooks(arrangement)
         if rank != arrangement:
