@@ -276,3 +276,13 @@ def test_bounce_on_arrival_then_a_victim_first_slide_capture() -> None:
               lift("b8", 5.0), lift("b6", 7.0), place("b7", 7.2), lift("b7", 7.4), place("b8", 7.6),
               press("white", 8.0)]
     assert sans(fen, events) == ["a6", "Rxb8+"]
+
+
+@pytest.mark.xfail(strict=True, reason="after Ba4-c6 and the clock, White's a3-a4 shown first on a4 (a "
+                   "white pawn, says the board) and a 110 ms bounce of c6 is taken as the bishop taken back "
+                   "to a4; the pawn's move is then lost")
+def test_identified_place_first_move_onto_the_square_just_left_is_not_a_takeback() -> None:
+    fen = "4k3/8/8/8/b7/P7/8/4K3 b - - 0 1"
+    events = [lift("a4", 1.0), place("c6", 2.0, "b"), press("black", 3.0), place("a4", 5.0, "P"),
+              lift("c6", 5.07), place("c6", 5.18, "b"), lift("a3", 5.3)]
+    assert sans(fen, events) == ["Bc6", "a4"]

@@ -419,7 +419,7 @@ def move_acts(rng: random.Random, board: chess.Board, move: chess.Move, ctx: Con
     else:
         acts = quiet_acts(rng, board, move, tags)
         busy = {move.from_square, move.to_square}
-    if ctx.prev_open and ctx.last_move is not None:
+    if ctx.last_move is not None:
         # Lifting the piece that just moved while a piece lands on the square it came from is,
         # on a presence board, that move taken back, however short the lift.
         busy.add(ctx.last_move.to_square)
