@@ -223,7 +223,7 @@ class Recognizer:
         bit = chess.BB_SQUARES[square]
         if not self._occupied & bit:
             return  # a lift from an empty square: a sensor glitch with nothing to undo
-        lifted_piece = self._pieces.pop(square, None) or self.expected.piece_at(square)
+        lifted_piece = self._pieces.pop(square, None) or self._piece_expected(square)
         self._open_before_lift = self._open
         self._occupied &= ~bit
         self._index += 1
@@ -524,7 +524,10 @@ class Recognizer:
         return moves[0]
 
     def _piece_expected(self, square: chess.Square) -> chess.Piece | None:
-        return self._pieces.get(square) or self.expected.piece_at(square)
+        """What should stand on `square`: as identified, else as the game (and open move) says."""
+        if square in self._pieces:
+            return self._pieces[square]
+        return self._piece_after_open(square) if self._open is not None else self._board.piece_at(square)
 
     @staticmethod
     def _placed(board: chess.Board, move: chess.Move) -> chess.Piece | None:
