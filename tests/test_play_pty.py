@@ -15,13 +15,13 @@ from pathlib import Path
 
 import chess
 import chess.pgn
+from pty_socket import Socket
 
 from eboard960.board import Backoff, Board
 from eboard960.capture import CaptureWriter, read_capture
 from eboard960.clock.timecontrol import parse_time_controls
 from eboard960.commands import EnableUpdates, RequestBoard
 from eboard960.emulators.dgt import ClockModel, DgtFirmware
-from eboard960.emulators.pty import PtyRunner
 from eboard960.play.demo import DEMO_START, demo_board, demo_moves
 from eboard960.play.journal import Journal, replay_into
 from eboard960.play.runner import Runner
@@ -34,30 +34,6 @@ from eboard960.transport.serial import SerialTransport
 PULL_AFTER = 11  # plies played before the cable is pulled
 MOVETEXT = ("1. c3 a6 2. e3 c6 3. Bxa6 bxa6 4. O-O c5 5. f4 f6 6. Kf2 Bxg2 7. Ne2 Bxf1 "
             "8. Kg3 Nb6 9. Qxf1 Nc6 10. h4 O-O-O 11. Kg4 h5+ 12. Kf5 Qh7# 0-1")
-
-
-class Socket:
-    """Which pty the emulated board is plugged into right now."""
-
-    def __init__(self, model: DgtFirmware) -> None:
-        self.model = model
-        self.runner: PtyRunner | None = None
-
-    def path(self) -> str:
-        return self.runner.path if self.runner else "/dev/eboard960-unplugged"
-
-    async def plug(self) -> None:
-        self.runner = PtyRunner(self.model)
-        await self.runner.start()
-
-    async def pull(self) -> None:
-        if self.runner is not None:
-            await self.runner.stop()
-        self.runner = None
-
-    def send(self, data: bytes) -> None:
-        if self.runner is not None:
-            self.runner.send(data)
 
 
 def test_full_chess960_game_over_a_pty_with_clock_presses_pulled_cable_and_exact_pgn(tmp_path: Path) -> None:
