@@ -87,3 +87,20 @@ def test_out_dir_writes_one_pgn_per_capture(tmp_path: Path) -> None:
     assert sorted(p.name for p in out.iterdir()) == ["game.pgn", "other.pgn"]
     assert [m.uci() for m in moves_of((out / "other.pgn").read_text())] == ["e2e4"]
 
+
+
+def test_a_binary_file_or_an_unknown_protocol_is_named_and_the_next_file_still_replays(
+    tmp_path: Path, capsys
+) -> None:
+    binary = tmp_path / "photo.jsonl"
+    binary.write_bytes(bytes(range(256)) * 4)
+    unknown = tmp_path / "unknown.jsonl"
+    unknown.write_text('{"capture": 1, "board": "nosuch", "start": 518}\n{"t": 1, "rx": "00"}\n')
+    good = capture_file(tmp_path, [{"t": 1, "lift": "e2"}, {"t": 2, "place": "e4"}])
+    assert main(["replay", str(binary), str(unknown), str(good)]) == 1
+    captured = capsys.readouterr()
+    assert [m.uci() for m in moves_of(captured.out)] == ["e2e4"]
+    errors = captured.err.splitlines()
+    assert len(errors) == 2 and "Traceback" not in captured.err
+    assert "photo.jsonl: line 1: no capture header" in errors[0]
+    assert "unknown.jsonl: unknown board protocol 'nosuch'" in errors[1]

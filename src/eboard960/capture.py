@@ -168,7 +168,7 @@ def parse_header(obj: Any) -> CaptureHeader:
 def _lines(path: Path) -> Iterator[str]:
     """The file's lines; a gzip stream cut off by a crash yields what it held."""
     if path.suffix != ".gz":
-        with path.open(encoding="utf-8", newline="\n") as handle:
+        with path.open(encoding="utf-8", errors="replace", newline="\n") as handle:  # bad bytes: bad lines
             yield from handle
         return
     with path.open("rb") as raw:

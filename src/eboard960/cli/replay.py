@@ -11,7 +11,7 @@ import chess
 from tqdm import tqdm
 
 from eboard960.capture import read_capture
-from eboard960.errors import CaptureError
+from eboard960.errors import Eboard960Error
 from eboard960.recognizer import IllegalPosition, MoveProvisional, MoveRecognized, Report
 from eboard960.replay import Replay, replay_capture
 
@@ -50,13 +50,13 @@ def main(args: argparse.Namespace) -> int:
     for path in files:
         try:
             capture = read_capture(path)
-        except CaptureError as error:
+            result = replay_capture(capture, takebacks=not args.no_takebacks)
+        except Eboard960Error as error:  # this file cannot be replayed; the others still are
             print(f"eboard960 replay: {path}: {error}", file=sys.stderr)
             status = 1
             continue
         if capture.cut_off:
             print(f"eboard960 replay: {path}: warning: {capture.cut_off}", file=sys.stderr)
-        result = replay_capture(capture, takebacks=not args.no_takebacks)
         for problem in result.problems:
             print(f"eboard960 replay: {path}: {problem}", file=sys.stderr)
         if not result.ok:
