@@ -12,7 +12,6 @@ bounce) is the evidence; they are given in every case anyway.
 from __future__ import annotations
 
 import chess
-import pytest
 
 from eboard960.events import ButtonPressed, PieceLifted, PiecePlaced
 from eboard960.recognizer import Recognizer
@@ -234,9 +233,6 @@ def test_bounce_of_an_enemy_piece_in_the_middle_of_a_place_first_slide() -> None
     assert sans(fen, events) == ["Bc2"]
 
 
-@pytest.mark.xfail(strict=True, reason="a finished touch of e6 (which the queen and the king could both "
-                   "take) before a victim-first slide Qe8xh8 over f8, g8: read as Qxe6 at the first "
-                   "slide square")
 def test_touch_then_a_victim_first_slide_capture() -> None:
     fen = "4q2Q/8/3kP3/8/8/8/8/6K1 b - - 0 1"
     events = [lift("e6", 1.0), place("e6", 3.0), lift("h8", 5.0), lift("e8", 7.0), place("f8", 7.2),
@@ -267,9 +263,6 @@ def test_touch_before_the_clock_after_a_place_first_capture_then_a_plain_move() 
     assert sans(fen, events) == ["Bxe5", "Bh6"]
 
 
-@pytest.mark.xfail(strict=True, reason="a7-a6 with a bounce on arrival (or a touch of a6) and the clock, "
-                   "then Rb6xb8 with the victim off and the rook slid over b7: recorded as Rxa6 (the bounce "
-                   "taken as a place-first capture's victim)")
 def test_bounce_on_arrival_then_a_victim_first_slide_capture() -> None:
     fen = "1r2k3/p7/1R6/8/8/8/8/4K3 b - - 0 1"
     events = [lift("a7", 1.0), place("a6", 2.0), lift("a6", 2.04), place("a6", 2.09), press("black", 3.0),
@@ -278,9 +271,6 @@ def test_bounce_on_arrival_then_a_victim_first_slide_capture() -> None:
     assert sans(fen, events) == ["a6", "Rxb8+"]
 
 
-@pytest.mark.xfail(strict=True, reason="after Ba4-c6 and the clock, White's a3-a4 shown first on a4 (a "
-                   "white pawn, says the board) and a 110 ms bounce of c6 is taken as the bishop taken back "
-                   "to a4; the pawn's move is then lost")
 def test_identified_place_first_move_onto_the_square_just_left_is_not_a_takeback() -> None:
     fen = "4k3/8/8/8/b7/P7/8/4K3 b - - 0 1"
     events = [lift("a4", 1.0), place("c6", 2.0, "b"), press("black", 3.0), place("a4", 5.0, "P"),

@@ -455,11 +455,19 @@ class Recognizer:
                     continue
                 after = board.copy(stack=False)
                 after.push(move)
-                if with_reply and matching_moves(after, occupied, segment, castling_shapes(after)):
+                if with_reply and self._lifted_after(after.occupied & ~occupied, frm) and matching_moves(
+                    after, occupied, segment, castling_shapes(after)
+                ):
                     return move
                 if not with_reply and after.occupied == occupied:
                     return move
         return None
+
+    def _lifted_after(self, squares: chess.Bitboard, origin: chess.Square) -> bool:
+        """Were all `squares` last emptied after `origin`? A reply begins once the capture is done."""
+        order = self._segment.order
+        start = order.index(origin) if origin in order else len(order)
+        return all(square in order[start + 1:] for square in chess.scan_forward(squares))
 
     def _commit_latent(self, move: chess.Move, reply_follows: bool) -> None:
         """Commit a latent capture; with the reply already on the board, keep the lifts since as its
@@ -546,7 +554,7 @@ class Recognizer:
         last = board.pop()
         castling = board.is_castling(last)
         try:
-            if board.occupied != self._occupied:
+            if board.occupied != self._occupied or not self._agrees(board, self._pieces):
                 return False
             if castling:
                 shape = next(s for s in castling_shapes(board) if s.move == last)
