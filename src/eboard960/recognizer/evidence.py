@@ -14,9 +14,9 @@ import chess
 class Segment:
     """Evidence gathered from the events since the board showed `base` (an occupancy)."""
 
-    __slots__ = ("base", "base_count", "ever", "lifted", "order", "start", "together", "when_lifted")
+    __slots__ = ("base", "base_count", "ever", "lifted", "order", "together", "when_lifted")
 
-    def __init__(self, base: chess.Bitboard, start: int = 0) -> None:
+    def __init__(self, base: chess.Bitboard) -> None:
         self.base = base
         self.base_count = base.bit_count()
         self.lifted: chess.Bitboard = 0  # since the board last showed `base`
@@ -25,7 +25,6 @@ class Segment:
         # for each square, every square that was empty at some moment it was emptied
         self.when_lifted: dict[chess.Square, chess.Bitboard] = {}
         self.order: list[chess.Square] = []  # squares by their last lift, oldest first, touches included
-        self.start = start  # index of the first event that may belong to this segment
 
     def note_lift(self, square: chess.Square, occupied: chess.Bitboard) -> None:
         self.lifted |= chess.BB_SQUARES[square]

@@ -35,10 +35,6 @@ class CastlingShape:
     def is_transposition(self) -> bool:
         return self.king_to == self.rook_from and self.rook_to == self.king_from
 
-    def partner_target(self, moved: chess.Square) -> chess.Square:
-        """Where the other piece must go once the piece now on `moved` has arrived."""
-        return self.rook_to if moved == self.king_to else self.king_to
-
 
 def castling_shapes(board: chess.Board) -> tuple[CastlingShape, ...]:
     """Every legal castling of the side to move, with its half-done occupancies."""

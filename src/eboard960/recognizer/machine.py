@@ -607,7 +607,7 @@ class Recognizer:
         self._after_open = None
         self._open_occupied = occupancy_after(self._board, move, self._shapes)
         self._open_shapes = None
-        self._segment_open = Segment(self._occupied, self._index)
+        self._segment_open = Segment(self._occupied)
 
     def _after(self) -> chess.Board:
         """The game with the open move played, built only when something needs more than occupancy."""
@@ -718,8 +718,8 @@ class Recognizer:
         self._open_shapes: tuple[CastlingShape, ...] | None = None
         self._alternatives: list[tuple[chess.Move, Segment]] = []
         self._shapes = castling_shapes(self._board)
-        self._segment = Segment(self._occupied, self._index)
-        self._segment_open = Segment(self._occupied, self._index)
+        self._segment = Segment(self._occupied)
+        self._segment_open = Segment(self._occupied)
         self._fix: tuple[frozenset[chess.Square], frozenset[chess.Square]] | None = None
         self._repetitions: Counter[tuple[object, ...]] = Counter()
         self._repetitions[_repetition_key(self._board)] += 1
@@ -727,8 +727,8 @@ class Recognizer:
 
     def _rebase(self) -> None:
         """The board shows a known position: evidence starts afresh."""
-        self._segment = Segment(self._occupied, self._index)
-        self._segment_open = Segment(self._occupied, self._index)
+        self._segment = Segment(self._occupied)
+        self._segment_open = Segment(self._occupied)
         self._shapes = castling_shapes(self._board)
 
     def _check_ending(self) -> None:
