@@ -23,6 +23,7 @@ import pytest
 
 from eboard960.board import Board
 from eboard960.capture import CaptureWriter, read_capture
+from eboard960.emulators.hand import hand_steps
 from eboard960.errors import Eboard960Error
 from eboard960.events import PieceLifted, PiecePlaced
 from eboard960.play.engine import EngineOpponent, find_engine
@@ -88,7 +89,7 @@ async def engine_game(start: int, journal_path: Path, *, wrong_first: bool) -> t
             seen.append(("status", session.status(runner.now())))
             if wrong_first and len(session.board.move_stack) == 1:
                 wrong = a_wrong_move(session.board, move)
-                for step in virtual.steps(session.board, wrong):
+                for step in hand_steps(session.board, wrong):
                     await runner.act(step)
                 seen.append(("wrong", session.status(runner.now())))
                 await runner.act(PieceLifted(square=wrong.to_square))  # and put it back

@@ -11,6 +11,19 @@ from eboard960.choreography import move_events
 from eboard960.events import PieceLifted, PiecePlaced
 
 
+def hand_steps(board: chess.Board, move: chess.Move) -> list[PieceLifted | PiecePlaced]:
+    """The lifts and places of `move` (castling the e-board way), each placed piece named.
+
+    Named because a model that only senses presence still has to know which
+    piece lands where, and a castling king and rook are both in the hand.
+    """
+    after = board.copy(stack=False)
+    after.push(move)
+    return [PiecePlaced(square=step.square, piece=after.piece_at(step.square))
+            if isinstance(step, PiecePlaced) and step.piece is None else step
+            for step in move_events(board, move, order="eboard")]
+
+
 class Hands(ABC):
     """A model whose `lift` and `place` return the bytes the board sends about one change."""
 
@@ -37,14 +50,7 @@ class HandMoves(Hands):
 
     def play_move(self, board: chess.Board, move: chess.Move) -> bytes:
         """Make `move` from `board` by hand (`board` is not changed)."""
-        after = board.copy(stack=False)
-        after.push(move)
-        out = b""
-        for event in move_events(board, move, order="eboard"):
-            if isinstance(event, PiecePlaced) and event.piece is None:
-                event = PiecePlaced(square=event.square, piece=after.piece_at(event.square))
-            out += self.apply(event)
-        return out
+        return b"".join(self.apply(step) for step in hand_steps(board, move))
 
     def play_game(self, board: chess.Board, moves: Iterable[chess.Move]) -> bytes:
         """Play `moves` from `board` (which is left at the final position)."""

@@ -27,6 +27,7 @@ import chess
 
 from eboard960.board import Board
 from eboard960.commands import SetLeds
+from eboard960.emulators.hand import hand_steps
 from eboard960.errors import Eboard960Error
 from eboard960.events import PieceLifted, PiecePlaced
 from eboard960.play.demo import demo_moves
@@ -208,7 +209,7 @@ class Runner:
         shown = rec.expected
         plies = len(rec.board.move_stack) + (rec.open_move is not None)
         san = shown.san(move)
-        for step in self.virtual.steps(shown, move):
+        for step in hand_steps(shown, move):
             await self.act(step)
             await asyncio.sleep(pace)
 

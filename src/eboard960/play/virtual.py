@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 import chess
 
-from eboard960.choreography import move_events
 from eboard960.emulators.dgt import DgtFirmware
 from eboard960.errors import TransportError
 from eboard960.events import PieceLifted, PiecePlaced
@@ -68,14 +67,6 @@ class VirtualBoard:
     def act(self, event: PieceLifted | PiecePlaced) -> None:
         """A hand lifts or places a piece (a ScenarioError if a person could not do it)."""
         self.link.send(self.model.apply(event))
-
-    def steps(self, board: chess.Board, move: chess.Move) -> list[PieceLifted | PiecePlaced]:
-        """The hand movements of `move` (castling the e-board way), with the pieces placed."""
-        after = board.copy(stack=False)
-        after.push(move)
-        return [PiecePlaced(square=step.square, piece=after.piece_at(step.square))
-                if isinstance(step, PiecePlaced) and step.piece is None else step
-                for step in move_events(board, move, order="eboard")]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
