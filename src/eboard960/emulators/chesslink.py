@@ -31,8 +31,7 @@ from dataclasses import dataclass
 
 import chess
 
-from eboard960.emulators.hand import HandMoves
-from eboard960.errors import Eboard960Error
+from eboard960.emulators.hand import HandMoves, ScenarioError, start_pieces
 from eboard960.protocols.chesslink import (
     HOST_FRAMES,
     INTERVAL_UNIT_S,
@@ -62,10 +61,6 @@ STABLE_SCANS = {
 }
 
 
-class ScenarioError(Eboard960Error, ValueError):
-    """A scenario asked the emulated board for something a person could not do."""
-
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Faults:
     """Probabilities, per frame the board sends, of a bad link's habits.
@@ -85,14 +80,6 @@ class Faults:
     seed: int = 0
 
 
-def _start_pieces(start: chess.BaseBoard | int) -> dict[chess.Square, chess.Piece]:
-    if isinstance(start, chess.BaseBoard):
-        return start.piece_map()
-    if not isinstance(start, int) or not 0 <= start <= 959:
-        raise ScenarioError(f"a Chess960 start position is a number 0..959, not {start!r}")
-    return chess.Board.from_chess960_pos(start).piece_map()
-
-
 class ChessLinkFirmware(HandMoves):
     """One emulated ChessLink board: pieces, LEDs, registers, and the firmware's answers."""
 
@@ -105,7 +92,7 @@ class ChessLinkFirmware(HandMoves):
         faults: Faults | None = None,
         wait_for_host: bool = True,
     ) -> None:
-        self.pieces = _start_pieces(start)
+        self.pieces = start_pieces(start)
         if len(version) != 2 or not all(0 <= part <= 0xFF for part in version):
             raise ScenarioError(f"a ChessLink version is two bytes 0..255, not {version!r}")
         self.version = version

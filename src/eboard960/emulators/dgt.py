@@ -30,8 +30,7 @@ from dataclasses import dataclass
 import chess
 
 from eboard960.commands import RequestBoard
-from eboard960.emulators.hand import HandMoves
-from eboard960.errors import Eboard960Error
+from eboard960.emulators.hand import HandMoves, ScenarioError, start_pieces
 from eboard960.events import BUTTONS
 from eboard960.protocols.dgt import (
     Battery,
@@ -82,10 +81,6 @@ from eboard960.protocols.dgt_clock import (
 TRADEMARK_TEXT = "eboard960 firmware emulator; not a product of any board maker"
 LOG_SIZE = 0x1F00
 _CLOCK_MODES = (UpdateMode.CLOCK, UpdateMode.NICE)
-
-
-class ScenarioError(Eboard960Error, ValueError):
-    """A scenario asked the emulated board for something a person could not do."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -191,12 +186,8 @@ def _other(side: str) -> str:
 
 
 def _start_codes(start: chess.BaseBoard | int) -> list[int]:
-    if isinstance(start, int):
-        if not 0 <= start <= 959:
-            raise ScenarioError(f"a Chess960 start position is a number 0..959, not {start}")
-        start = chess.Board.from_chess960_pos(start)
     codes = [0] * 64
-    for square, piece in start.piece_map().items():
+    for square, piece in start_pieces(start).items():
         codes[field_of(square)] = piece_code(piece)
     return codes
 

@@ -8,7 +8,21 @@ from collections.abc import Iterable
 import chess
 
 from eboard960.choreography import move_events
+from eboard960.errors import Eboard960Error
 from eboard960.events import PieceLifted, PiecePlaced
+
+
+class ScenarioError(Eboard960Error, ValueError):
+    """A scenario asked the emulated board for something a person could not do."""
+
+
+def start_pieces(start: chess.BaseBoard | int) -> dict[chess.Square, chess.Piece]:
+    """The pieces of a position, or of Chess960 start position number `start`."""
+    if isinstance(start, chess.BaseBoard):
+        return start.piece_map()
+    if not isinstance(start, int) or not 0 <= start <= 959:
+        raise ScenarioError(f"a Chess960 start position is a number 0..959, not {start!r}")
+    return chess.Board.from_chess960_pos(start).piece_map()
 
 
 def hand_steps(board: chess.Board, move: chess.Move) -> list[PieceLifted | PiecePlaced]:
