@@ -96,7 +96,6 @@ class Speaker:
 
 # ----- DGT clocks ------------------------------------------------------------------------
 
-DGT_WIDTH = {"3000": 8, "xl": 6}
 KING_SEGMENTS = 0x75  # the usual seven-segment "K": an H with its top bar lit
 DGT_BUTTONS = {"back": "draw", "minus": "minus", "plus": "plus", "pause": "pause",
                "confirm": "confirm", "white": "white", "black": "black"}

@@ -16,7 +16,6 @@ DEMO_UCI = (
     "c2c3", "a7a6", "e2e3", "c7c6", "f1a6", "b7a6", "e1g1", "c6c5", "f2f4", "f7f6", "g1f2", "a8g2",
     "c1e2", "g2f1", "f2g3", "c8b6", "h1f1", "d8c6", "h2h4", "e8b8", "g3g4", "h7h5", "g4f5", "h8h7",
 )
-DEMO_RESULT = "0-1"
 
 
 def demo_moves() -> list[chess.Move]:

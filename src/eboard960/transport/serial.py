@@ -37,9 +37,6 @@ LINE_SETTINGS: dict[str, dict[str, object]] = {
     "chesslink": {"baudrate": 38400, "bytesize": 7, "parity": "O", "stopbits": 1},
 }
 
-_CLOSED = b""
-
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FoundPort:
     """A serial port that looks like a board of `protocol`."""
