@@ -135,7 +135,7 @@ def random_game(rng: random.Random, board: chess.Board, max_plies: int) -> list[
     return moves
 
 
-def castling_squares(board: chess.Board, move: chess.Move) -> tuple[int, int, int, int]:
+def castling_squares(move: chess.Move) -> tuple[int, int, int, int]:
     """King from, king to, rook from, rook to of a castling move (python-chess: king takes rook)."""
     king, rook = move.from_square, move.to_square
     rank = chess.square_rank(king)
@@ -339,7 +339,7 @@ def castling_orders(k0: int, k1: int, r0: int, r1: int) -> list[str]:
 
 def castling_acts(rng: random.Random, board: chess.Board, move: chess.Move,
                   tags: list[str]) -> list[Act]:
-    k0, k1, r0, r1 = castling_squares(board, move)
+    k0, k1, r0, r1 = castling_squares(move)
     king = board.piece_at(k0)
     rook = board.piece_at(r0)
     assert king is not None and rook is not None
@@ -408,7 +408,7 @@ def move_acts(rng: random.Random, board: chess.Board, move: chess.Move, ctx: Con
     san = board.san(move)
     if board.is_castling(move):
         acts = castling_acts(rng, board, move, tags)
-        return Ply(san, bounced(rng, board, move, acts, set(castling_squares(board, move)), tags), tags)
+        return Ply(san, bounced(rng, board, move, acts, set(castling_squares(move)), tags), tags)
     if board.is_en_passant(move):
         assert ep_order is not None
         acts = en_passant_acts(rng, board, move, ep_order, tags)
@@ -589,7 +589,7 @@ def timed(plies: list[Ply], t0: float) -> list[tuple[float, Act, int]]:
     return out
 
 
-def events_records(rng: random.Random, timeline: list[tuple[float, Act, int]], identify: bool,
+def events_records(timeline: list[tuple[float, Act, int]], identify: bool,
                    letters: bool) -> list[dict]:
     records: list[dict] = []
     for t, act, _ in timeline:
@@ -728,7 +728,7 @@ def write_game(out: Path, index: int, rng: random.Random, dgt: bool) -> GameFile
     else:
         if rng.random() < PROBS["snapshot"]:
             head = [{"t": 0.0, "board": snapshot_text(start, letters)}]
-        body = events_records(rng, timeline, identify, letters)
+        body = events_records(timeline, identify, letters)
     lines = [json.dumps(header), *(json.dumps(r) for r in head + body)]
     text = "\n".join(lines) + "\n"
     if rng.random() < PROBS["cut_off"]:

@@ -68,7 +68,7 @@ def model_for(args: argparse.Namespace):
                                      seed=args.seed))
 
 
-async def wait_for(events: list, arrived: asyncio.Event, predicate) -> None:
+async def wait_for(arrived: asyncio.Event, predicate) -> None:
     async def watch() -> None:
         while not predicate():
             arrived.clear()
@@ -103,18 +103,18 @@ async def record_emulated(args: argparse.Namespace, capture: CaptureWriter) -> l
                                                   min(args.pulls, max(len(moves) - 1, 0))))
     async with board:
         collector = asyncio.create_task(collect())
-        await wait_for(events, arrived, lambda: count(BoardSnapshot) >= 1)
+        await wait_for(arrived, lambda: count(BoardSnapshot) >= 1)
         game = start.copy()
         for index, move in enumerate(moves):
             if index in pull_at and runner is not None:
                 await runner.stop()
-                await wait_for(events, arrived, lambda: count(LinkChanged, up=False) >= 1)
+                await wait_for(arrived, lambda: count(LinkChanged, up=False) >= 1)
                 model.play_move(game, move)  # made while the cable is out
                 game.push(move)
                 snapshots = count(BoardSnapshot)
                 runner = PtyRunner(model)
                 current["path"] = await runner.start()
-                await wait_for(events, arrived, lambda n=snapshots: count(BoardSnapshot) > n)
+                await wait_for(arrived, lambda n=snapshots: count(BoardSnapshot) > n)
                 continue
             runner.send(model.play_move(game, move))
             game.push(move)
