@@ -30,7 +30,11 @@ SUBCOMMANDS: dict[str, str] = {
 
 
 def build_parser(chosen: str | None) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="eboard960", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="eboard960",
+        description="Electronic chessboards, a Chess960 move recognizer and a randomizer clock.",
+        epilog="Try `eboard960 play --demo`; `eboard960 COMMAND --help` for each command.",
+    )
     parser.add_argument("--version", action="version", version=f"eboard960 {__version__}")
     parser.add_argument(
         "-v", "--verbose", action="count", default=0,
