@@ -144,6 +144,7 @@ class PlaySession:
         self._state = _State()
         self._archived_clk: list[list[int]] = []
         self._last_command_ms = 0
+        self._sans: tuple[chess.Board | None, list[chess.Move], tuple[str, ...]] = (None, [], ())
 
     # ---------------------------------------------------------------- inputs
 
@@ -234,19 +235,20 @@ class PlaySession:
 
     def view(self, t: float) -> View:
         rec = self.recognizer
-        moves = _san_list(self.board)
+        moves = self._move_sans()
         white_ms = black_ms = None
         if self.clock is not None:
-            reading = self.clock.reading(ms_from_seconds(t)) if self.clock.started else None
             at = ms_from_seconds(t)
+            reading = self.clock.reading(at) if self.clock.started else None
             white_ms = reading.white_ms if reading else self.clock.remaining(chess.WHITE, at)
             black_ms = reading.black_ms if reading else self.clock.remaining(chess.BLACK, at)
+        to_empty, to_fill = self._fix()
         return View(
             board=rec.expected.copy(stack=False),
-            to_empty=self._fix()[0],
-            to_fill=self._fix()[1],
+            to_empty=to_empty,
+            to_fill=to_fill,
             start_number=self.start_number,
-            moves=tuple(moves),
+            moves=moves,
             last_move=moves[-1] if moves else None,
             white_ms=white_ms,
             black_ms=black_ms,
@@ -449,6 +451,20 @@ class PlaySession:
             fix = _difference(rec.expected, target)
             return f"illegal: make the engine's move {san}" + (f" ({fix})" if fix else "")
         return f"make the engine's move {san}"
+
+    def _move_sans(self) -> tuple[str, ...]:
+        """The game's moves in SAN, replayed from the start only when the game changed.
+
+        The screen asks for a view ten times a second; replaying a long game's
+        SAN each time costs milliseconds. The recognizer pushes and pops on
+        one board and starts a new board for a new game, so the board and its
+        moves together say whether the last replay still holds.
+        """
+        board, moves, sans = self._sans
+        if board is not self.board or moves != self.board.move_stack:
+            board, moves, sans = self.board, list(self.board.move_stack), tuple(_san_list(self.board))
+            self._sans = (board, moves, sans)
+        return sans
 
     def _fix(self) -> tuple[frozenset[chess.Square], frozenset[chess.Square]]:
         """In an illegal position, the squares to empty and to fill to get back."""
