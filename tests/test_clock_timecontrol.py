@@ -2,7 +2,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from eboard960.clock.timecontrol import Bonus, Stage, TimeControl, parse_time_controls
+from eboard960.clock.timecontrol import (
+    Bonus,
+    Stage,
+    TimeControl,
+    controls_text,
+    parse_time_controls,
+)
 from eboard960.errors import ClockError, Eboard960Error
 
 
@@ -66,6 +72,11 @@ def test_bad_controls_get_one_clear_line(text, fragment):
     assert isinstance(info.value, Eboard960Error)
     message = str(info.value)
     assert fragment in message and "\n" not in message
+
+
+def test_a_pair_of_controls_is_named_once_when_even_and_both_ways_with_time_odds():
+    assert controls_text(*parse_time_controls("5+3")) == "5+3"
+    assert controls_text(*parse_time_controls("90/40+30:30+30s, 3+2")) == "90/40+30:30+30 vs 3+2"
 
 
 def test_last_stage_with_moves_repeats():

@@ -111,6 +111,12 @@ def parse_time_controls(text: str) -> tuple[TimeControl, TimeControl]:
     return white, TimeControl.parse(parts[1]) if len(parts) == 2 else white
 
 
+def controls_text(white: TimeControl, black: TimeControl) -> str:
+    """A pair of controls as the screens name it: "5+3", or "5+3 vs 3+2" for time odds."""
+    white_text, black_text = white.text(), black.text()
+    return white_text if white_text == black_text else f"{white_text} vs {black_text}"
+
+
 def _parse_stage(part: str, whole: str) -> Stage:
     match = _STAGE.fullmatch(part)
     if match is None:

@@ -32,6 +32,7 @@ from eboard960.clock.events import (
     PositionShown,
 )
 from eboard960.clock.machine import ClockMachine, Mode
+from eboard960.clock.timecontrol import controls_text
 from eboard960.errors import ClockError
 
 # A 5-row block font: digits are 3 cells wide, ':' and '.' one.
@@ -87,7 +88,8 @@ def render(machine: ClockMachine, t: float, *, status: str = "", width: int = 80
         columns.append([f"{name}{marker}{flag}", *big(clock_text(reading.remaining(side))),
                         f"moves {moves}"])
     half = width // 2
-    lines = [f"eboard960 clock   {_control_text(machine)}   mode: {machine.state.value}", ""]
+    control = controls_text(machine.clock.control(chess.WHITE), machine.clock.control(chess.BLACK))
+    lines = [f"eboard960 clock   {control}   mode: {machine.state.value}", ""]
     lines += [left.ljust(half) + right for left, right in zip(*columns, strict=True)]
     lines.append("")
     if reading.delay_left_ms:
@@ -95,11 +97,6 @@ def render(machine: ClockMachine, t: float, *, status: str = "", width: int = 80
     lines += _position_lines(machine)
     lines += ["", HELP, f"> {status}" if status else ""]
     return [line[:width] for line in lines]
-
-
-def _control_text(machine: ClockMachine) -> str:
-    white, black = (machine.clock.control(side).text() for side in (chess.WHITE, chess.BLACK))
-    return white if white == black else f"{white} vs {black}"
 
 
 def _position_lines(machine: ClockMachine) -> list[str]:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 import chess
 
 from eboard960.clock.core import Clock, ms_from_seconds
-from eboard960.clock.timecontrol import Bonus, TimeControl
+from eboard960.clock.timecontrol import Bonus, TimeControl, controls_text
 from eboard960.commands import SetLeds
 from eboard960.events import ButtonPressed, LinkChanged, SquareEvent
 from eboard960.leds import DARK, castling_squares, leds_for, move_squares
@@ -254,7 +254,7 @@ class PlaySession:
             black_ms=black_ms,
             to_move=self.board.turn,
             status=self.status(t),
-            control=_control_text(self.controls),
+            control=controls_text(*self.controls) if self.controls is not None else None,
             names=self.names,
         )
 
@@ -500,13 +500,6 @@ def _san_list(board: chess.Board) -> list[str]:
 
 def _chess960_number(board: chess.Board) -> int | None:
     return board.chess960_pos(ignore_turn=True, ignore_castling=True, ignore_counters=True)
-
-
-def _control_text(controls: tuple[TimeControl, TimeControl] | None) -> str | None:
-    if controls is None:
-        return None
-    white, black = (control.text() for control in controls)
-    return white if white == black else f"{white} vs {black}"
 
 
 def _pgn_time_control(controls: tuple[TimeControl, TimeControl] | None) -> str | None:
