@@ -20,6 +20,7 @@ from typing import Any, TextIO
 
 import chess
 
+from eboard960.ble.profiles import PROFILES, profile_for
 from eboard960.board import Board
 from eboard960.clock.timecontrol import TimeControl, parse_time_controls
 from eboard960.commands import EnableUpdates, RequestBoard
@@ -42,8 +43,8 @@ from eboard960.protocols import codec_for
 from eboard960.transport import Transport
 
 SERIAL_BOARDS = ("dgt", "chesslink")
-BLE_BOARDS = ("pegasus", "chesslink", "chessnut", "gochess", "squareoff")
-BOARDS = ("emulator", "dgt", "chesslink", "pegasus", "chessnut", "gochess", "squareoff")
+BLE_BOARDS = tuple(PROFILES)
+BOARDS = ("emulator", *dict.fromkeys(SERIAL_BOARDS + BLE_BOARDS))
 SETTLE = 1.0
 Connect = Callable[[], Transport]
 
@@ -232,7 +233,6 @@ async def _connector(options: PlayOptions) -> Connect:
     if options.board in BLE_BOARDS:
         if not options.ble:
             raise PlayError(f"--board {options.board} needs --ble NAME (see 'eboard960 scan')")
-        from eboard960.ble.profiles import profile_for
         from eboard960.ble.transport import BleTransport
 
         profile = profile_for(options.board)
