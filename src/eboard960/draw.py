@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from eboard960.errors import PositionError
 from eboard960.numbering import COUNT
@@ -27,14 +27,19 @@ def draw(
         raise PositionError("give a seed or a random source, not both")
     if rng is None:
         rng = secrets.SystemRandom() if seed is None else random.Random(seed)
+    return StartPosition.from_number(rng.choice(allowed_numbers(exclude)))
+
+
+def allowed_numbers(exclude: Iterable[int] = ()) -> Sequence[int]:
+    """The numbers a draw may give, in order: all 960 but the excluded ones (each checked)."""
     excluded = frozenset(exclude)
     outside = sorted(n for n in excluded if not 0 <= n < COUNT)
     if outside:
         raise PositionError(f"excluded number {outside[0]} is out of range 0..{COUNT - 1}")
-    allowed = [n for n in range(COUNT) if n not in excluded] if excluded else range(COUNT)
+    allowed = tuple(n for n in range(COUNT) if n not in excluded) if excluded else range(COUNT)
     if not allowed:
         raise PositionError(f"the exclusion set excludes all {COUNT} positions")
-    return StartPosition.from_number(rng.choice(allowed))
+    return allowed
 
 
 def parse_number_set(text: str) -> frozenset[int]:

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from eboard960.errors import ClockError, MethodError, PositionError
+from eboard960.draw import allowed_numbers
+from eboard960.errors import ClockError, MethodError
 from eboard960.numbering import COUNT, STANDARD
 from eboard960.position import StartPosition
 
@@ -32,14 +33,8 @@ class SpecialTimer:
         dgt960_numbers: bool = False,
         rng: random.Random | None = None,
     ) -> None:
-        excluded = frozenset(exclude)
-        outside = sorted(n for n in excluded if not 0 <= n < COUNT)
-        if outside:
-            raise PositionError(f"excluded number {outside[0]} is out of range 0..{COUNT - 1}")
         # Computed once: the special timer redraws from the same set many times.
-        self.allowed: tuple[int, ...] = tuple(n for n in range(COUNT) if n not in excluded)
-        if not self.allowed:
-            raise PositionError(f"the exclusion set excludes all {COUNT} positions")
+        self.allowed: Sequence[int] = allowed_numbers(exclude)
         self.dgt960_numbers = dgt960_numbers
         self._rng = rng or secrets.SystemRandom()
         self.current: StartPosition | None = None
