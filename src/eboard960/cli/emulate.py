@@ -28,8 +28,7 @@ import chess
 from eboard960.emulators.dgt import ClockModel, DgtFirmware, ScenarioError
 from eboard960.emulators.pty import FirmwareModel, PtyRunner
 from eboard960.errors import Eboard960Error
-
-BAUD = {"dgt": 9600, "chesslink": 38400}
+from eboard960.transport.serial import LINE_SETTINGS
 
 
 class ScriptableModel(FirmwareModel, Protocol):
@@ -57,7 +56,7 @@ class Step:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("board", choices=sorted(BAUD), help="which board to emulate")
+    parser.add_argument("board", choices=sorted(LINE_SETTINGS), help="which board to emulate")
     parser.add_argument("--position", type=int, default=518, metavar="N",
                         help="Chess960 start position 0..959 (default 518, standard chess)")
     parser.add_argument("--script", type=Path, metavar="FILE",
@@ -161,7 +160,8 @@ def main(args: argparse.Namespace) -> int:
         except OSError as error:
             raise ScenarioError(f"cannot read the script {args.script}: {error.strerror}") from None
         steps = parse_script(text, chess.Board.from_chess960_pos(args.position))
-    byte_time = 0.0 if args.no_pace else 10 / BAUD[args.board]
+    # 10 bits a byte on either line (8N1 or 7O1, with the start bit)
+    byte_time = 0.0 if args.no_pace else 10 / LINE_SETTINGS[args.board]["baudrate"]
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how an emulator is meant to stop
         asyncio.run(_serve(model, steps, byte_time))
     return 0
