@@ -30,7 +30,7 @@ from eboard960.capture import CaptureWriter
 from eboard960.emulators.pty import PtyRunner
 from eboard960.events import BoardSnapshot, LinkChanged
 from eboard960.protocols import codec_for
-from eboard960.transport.serial import SerialTransport
+from eboard960.transport.serial import LINE_SETTINGS, SerialTransport
 
 
 def game_moves(args: argparse.Namespace, start: chess.Board) -> list[chess.Move]:
@@ -137,7 +137,7 @@ async def record_port(args: argparse.Namespace, capture: CaptureWriter) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("capture", type=Path)
-    parser.add_argument("--board", choices=["dgt", "chesslink"], default="dgt")
+    parser.add_argument("--board", choices=list(LINE_SETTINGS), default="dgt")
     parser.add_argument("--position", type=int, default=518)
     parser.add_argument("--port", help="record a real board on this port until Ctrl-C")
     parser.add_argument("--moves", help="the game, UCI or SAN, space separated")
