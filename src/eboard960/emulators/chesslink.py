@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import chess
 
-from eboard960.emulators.hand import HandMoves, ScenarioError, start_pieces
+from eboard960.emulators.hand import HandMoves, ScenarioError, start_board
 from eboard960.protocols.chesslink import (
     HOST_FRAMES,
     INTERVAL_UNIT_S,
@@ -92,7 +92,7 @@ class ChessLinkFirmware(HandMoves):
         faults: Faults | None = None,
         wait_for_host: bool = True,
     ) -> None:
-        self.pieces = start_pieces(start)
+        self.pieces = start_board(start).piece_map()
         if len(version) != 2 or not all(0 <= part <= 0xFF for part in version):
             raise ScenarioError(f"a ChessLink version is two bytes 0..255, not {version!r}")
         self.version = version

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import chess
 
+from eboard960.emulators.hand import start_board
 from eboard960.emulators.notifying import NotificationFaults, NotifyingFirmware
 from eboard960.protocols.chessnut import (
     ENABLE_REPORTING,
@@ -47,7 +48,7 @@ class ChessnutFirmware(NotifyingFirmware):
         if battery not in ("official", "picochess"):
             raise ChessnutError(f"unknown battery layout {battery!r} (official or picochess)")
         super().__init__(faults)
-        start = chess.Board.from_chess960_pos(position) if isinstance(position, int) else position
+        start = start_board(position)
         self.pieces: dict[chess.Square, chess.Piece] = start.piece_map()
         self.hand: list[chess.Piece] = []
         self.leds: frozenset[chess.Square] = frozenset()

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import chess
 
 from eboard960.commands import RequestBoard
-from eboard960.emulators.hand import HandMoves, ScenarioError, start_pieces
+from eboard960.emulators.hand import HandMoves, ScenarioError, start_board
 from eboard960.events import BUTTONS
 from eboard960.protocols.dgt import (
     Battery,
@@ -187,7 +187,7 @@ def _other(side: str) -> str:
 
 def _start_codes(start: chess.BaseBoard | int) -> list[int]:
     codes = [0] * 64
-    for square, piece in start_pieces(start).items():
+    for square, piece in start_board(start).piece_map().items():
         codes[field_of(square)] = piece_code(piece)
     return codes
 

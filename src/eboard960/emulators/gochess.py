@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import chess
 
+from eboard960.emulators.hand import start_board
 from eboard960.emulators.notifying import NotificationFaults, PresenceFirmware
 from eboard960.protocols.gochess import (
     GoChessError,
@@ -50,7 +51,7 @@ class GoChessFirmware(PresenceFirmware):
         if faults is not None and faults.split:
             raise GoChessError("every GoChess message fits in one notification: nothing to split")
         super().__init__(faults)
-        start = chess.Board.from_chess960_pos(position) if isinstance(position, int) else position
+        start = start_board(position)
         self.model = model
         self.occupied: chess.Bitboard = start.occupied
         self.interrupt_mask: chess.Bitboard = chess.BB_ALL

@@ -16,13 +16,13 @@ class ScenarioError(Eboard960Error, ValueError):
     """A scenario asked the emulated board for something a person could not do."""
 
 
-def start_pieces(start: chess.BaseBoard | int) -> dict[chess.Square, chess.Piece]:
-    """The pieces of a position, or of Chess960 start position number `start`."""
+def start_board(start: chess.BaseBoard | int) -> chess.BaseBoard:
+    """A model's first position: `start` itself, or Chess960 start position number `start`."""
     if isinstance(start, chess.BaseBoard):
-        return start.piece_map()
+        return start
     if not isinstance(start, int) or not 0 <= start <= 959:
         raise ScenarioError(f"a Chess960 start position is a number 0..959, not {start!r}")
-    return chess.Board.from_chess960_pos(start).piece_map()
+    return chess.Board.from_chess960_pos(start)
 
 
 def hand_steps(board: chess.Board, move: chess.Move) -> list[PieceLifted | PiecePlaced]:

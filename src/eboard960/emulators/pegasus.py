@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import chess
 
+from eboard960.emulators.hand import start_board
 from eboard960.emulators.notifying import NotificationFaults, NotifyingFirmware
 from eboard960.protocols.dgt import field_of, frame
 from eboard960.protocols.pegasus import (
@@ -81,9 +82,7 @@ class PegasusFirmware(NotifyingFirmware):
             raise PegasusError(f"a Pegasus serial number is 5 digits, not {serial!r}")
         if len(long_serial) != 10 or not long_serial.isascii():
             raise PegasusError(f"a Pegasus long serial number is 10 characters: {long_serial!r}")
-        if isinstance(position, int):
-            position = chess.Board.from_chess960_pos(position)
-        self.occupied: chess.Bitboard = position.occupied if position is not None else 0
+        self.occupied: chess.Bitboard = start_board(position).occupied if position is not None else 0
         self.serial = serial
         self.long_serial = long_serial
         self.battery = battery

@@ -15,6 +15,7 @@ import re
 
 import chess
 
+from eboard960.emulators.hand import start_board
 from eboard960.emulators.notifying import NotificationFaults, PresenceFirmware
 from eboard960.protocols.squareoff import (
     ANNOUNCEMENTS,
@@ -46,7 +47,7 @@ class SquareOffFirmware(PresenceFirmware):
         if model not in MODELS:
             raise SquareOffError(f"Square Off model must be 'pro' or 'neo', not {model!r}")
         super().__init__(faults)
-        start = chess.Board.from_chess960_pos(position) if isinstance(position, int) else position
+        start = start_board(position)
         self.model = model
         self.occupied: chess.Bitboard = start.occupied
         self.expected: chess.Bitboard | None = None
