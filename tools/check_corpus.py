@@ -90,6 +90,11 @@ def expected_sans(pgn_path: Path) -> list[str]:
     game = chess.pgn.read_game(io.StringIO(pgn_path.read_text(encoding="utf-8")))
     if game is None:
         raise SystemExit(f"check_corpus: {pgn_path} holds no game")
+    return game_sans(game)
+
+
+def game_sans(game: chess.pgn.Game) -> list[str]:
+    """The main line in SAN, replayed once (a node's own `san()` replays from the root each time)."""
     board = game.board()
     sans = []
     for move in game.mainline_moves():
@@ -104,12 +109,7 @@ def check_file(path: Path) -> Outcome:
         replay = replay_capture(read_capture(path))
     except Eboard960Error as error:
         return Outcome(path, expected, [], [f"replay failed: {error}"], 0)
-    got: list[str] = []
-    for game in replay.games:
-        board = game.board()
-        for move in game.mainline_moves():
-            got.append(board.san(move))
-            board.push(move)
+    got = [san for game in replay.games for san in game_sans(game)]
     lines = [(line, f"{r.kind}:{getattr(r, 'san', '')}".rstrip(":")) for line, r in replay.reports]
     return Outcome(path, expected, got, list(replay.problems), len(replay.games), lines)
 
