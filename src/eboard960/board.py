@@ -208,10 +208,7 @@ class Board:
                 if self._resync is not None:
                     self._resync.cancel()
                 self._resync = asyncio.get_running_loop().call_later(
-                    self._resync_after, self._ask_for_the_board)
-
-    def _ask_for_the_board(self) -> None:
-        self._outbox.put_nowait(self._encoder.send(RequestBoard()))
+                    self._resync_after, self.send, RequestBoard())
 
     async def _write_loop(self, transport: Transport) -> None:
         while True:
