@@ -7,7 +7,7 @@ import sys
 from fractions import Fraction
 
 from eboard960.analysis import Analysis, check_claims
-from eboard960.cli.position import show
+from eboard960.cli.position import add_format_arguments, show
 from eboard960.errors import MethodError
 from eboard960.methods import METHODS, Method, MethodRun
 from eboard960.position import StartPosition
@@ -22,8 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     roll.add_argument("method")
     roll.add_argument("values", nargs="*",
                       help="the values in order; without them you are asked for each on stdin")
-    roll.add_argument("--format", choices=("text", "json"), default="text")
-    roll.add_argument("--board", choices=("none", "ascii", "unicode"), default="none")
+    add_format_arguments(roll)
 
 
 def _method(name: str) -> Method:
