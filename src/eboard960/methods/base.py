@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import chess
 
 from eboard960.errors import MethodError
+from eboard960.numbering import DARK_FILES, LIGHT_FILES
 from eboard960.position import StartPosition
 
 if TYPE_CHECKING:
@@ -27,8 +28,6 @@ if TYPE_CHECKING:
 Value = int | str
 EMPTY = "."
 BLANK = EMPTY * 8
-DARK = (0, 2, 4, 6)
-LIGHT = (1, 3, 5, 7)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -298,16 +297,16 @@ def any_square(rank: str) -> tuple[int, ...]:
 
 
 def dark_square(rank: str) -> tuple[int, ...]:
-    return empty(rank, DARK)
+    return empty(rank, DARK_FILES)
 
 
 def light_square(rank: str) -> tuple[int, ...]:
-    return empty(rank, LIGHT)
+    return empty(rank, LIGHT_FILES)
 
 
 def opposite_to_bishop(rank: str) -> tuple[int, ...]:
     bishop = rank.index("B")
-    return empty(rank, LIGHT if bishop in DARK else DARK)
+    return empty(rank, LIGHT_FILES if bishop in DARK_FILES else DARK_FILES)
 
 
 class Sequential(Method):

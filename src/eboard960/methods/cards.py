@@ -11,8 +11,6 @@ import chess
 
 from eboard960.methods.base import (
     BLANK,
-    DARK,
-    LIGHT,
     Method,
     Request,
     State,
@@ -22,6 +20,7 @@ from eboard960.methods.base import (
     same_colour_bishops,
     swap,
 )
+from eboard960.numbering import DARK_FILES, LIGHT_FILES
 
 
 class _Deal(Method):
@@ -97,7 +96,7 @@ def _bishop_fix_square(rank: str, card: int) -> tuple[int, int]:
     card's square among the four of the other colour."""
     bishops = [i for i, c in enumerate(rank) if c == "B"]
     bishop = bishops[0] if card <= 4 else bishops[1]
-    targets = LIGHT if bishop in DARK else DARK
+    targets = LIGHT_FILES if bishop in DARK_FILES else DARK_FILES
     return bishop, targets[(card - 1) % 4]
 
 

@@ -10,8 +10,6 @@ from eboard960.methods.base import (
     D10,
     D12,
     D20,
-    DARK,
-    LIGHT,
     Place,
     Request,
     Sequential,
@@ -27,7 +25,7 @@ from eboard960.methods.base import (
     six_way_ranges,
     wrap_around,
 )
-from eboard960.numbering import N5N_TABLE
+from eboard960.numbering import DARK_FILES, LIGHT_FILES, N5N_TABLE
 
 
 class BodlaenderDie(Sequential):
@@ -191,11 +189,11 @@ def _same_colour(rank: str) -> bool:
 
 
 def _king_rook_queen_colour(rank: str) -> tuple[int, ...]:
-    return empty(rank, LIGHT if _colour(rank.index("K")) else DARK)
+    return empty(rank, LIGHT_FILES if _colour(rank.index("K")) else DARK_FILES)
 
 
 def _other_colour(rank: str) -> tuple[int, ...]:
-    return empty(rank, DARK if _colour(rank.index("K")) else LIGHT)
+    return empty(rank, DARK_FILES if _colour(rank.index("K")) else LIGHT_FILES)
 
 
 _ROVIDA_START = (
