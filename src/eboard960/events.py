@@ -66,6 +66,11 @@ class BoardSnapshot:
         return cls(occupied=occupied, pieces=pieces, t=t)
 
     @classmethod
+    def from_pieces(cls, pieces: dict[chess.Square, chess.Piece], t: float = 0.0) -> BoardSnapshot:
+        """What an identifying board reports: `pieces`, their squares the occupied ones."""
+        return cls(occupied=int(chess.SquareSet(pieces)), pieces=pieces, t=t)
+
+    @classmethod
     def from_board(cls, board: chess.BaseBoard, t: float = 0.0) -> BoardSnapshot:
         """What an identifying board would report for `board`."""
         return cls(occupied=board.occupied, pieces=board.piece_map(), t=t)

@@ -406,10 +406,7 @@ def parse_status(text: str, order: SquareOrder = "h1-first", t: float = 0.0) -> 
         for square, char in zip(status_squares(order), text, strict=True)
         if char != "."
     }
-    occupied = 0
-    for square in pieces:
-        occupied |= chess.BB_SQUARES[square]
-    return BoardSnapshot(occupied=occupied, pieces=pieces, t=t)
+    return BoardSnapshot.from_pieces(pieces, t)
 
 
 # --- The codec ------------------------------------------------------------------------------

@@ -231,13 +231,6 @@ def _plausible_start(frame_type: int, payload: bytes) -> bool:
     return True
 
 
-def _occupancy(pieces: dict[chess.Square, chess.Piece]) -> chess.Bitboard:
-    occupied = 0
-    for square in pieces:
-        occupied |= chess.BB_SQUARES[square]
-    return occupied
-
-
 def _printable(data: bytes) -> bool:
     return all(0x20 <= byte < 0x7F for byte in data)
 
@@ -297,8 +290,7 @@ class ChessnutCodec(StaleBuffer):
             pieces = decode_position(payload[:32])
             if pieces is None:
                 return None
-            snapshot = BoardSnapshot(occupied=_occupancy(pieces), pieces=pieces, t=t)
-            return list(self._differ.diff(snapshot))
+            return list(self._differ.diff(BoardSnapshot.from_pieces(pieces, t)))
         event = self._reply(frame_type, payload, t)
         return None if event is None else [event]
 
