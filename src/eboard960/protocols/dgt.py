@@ -677,15 +677,14 @@ class DgtCodec:
         if self._detect_rotation:
             self._orient(payload)
         self._codes = list(payload)
-        occupied, pieces, markers = 0, {}, []
+        pieces, markers = {}, []
         for field, code in enumerate(payload):
             square = square_of(field, self.rotated)
             if code in PIECE_OF_CODE:
-                occupied |= chess.BB_SQUARES[square]
                 pieces[square] = PIECE_OF_CODE[code]
             elif code in MARKERS:
                 markers.append(Marker(square=square, result=MARKERS[code], present=True, t=t))
-        return [BoardSnapshot(occupied=occupied, pieces=pieces, t=t), *markers]
+        return [BoardSnapshot.from_pieces(pieces, t), *markers]
 
     def _orient(self, payload: bytes) -> None:
         """Both armies on their two home ranks settle the orientation, once."""
