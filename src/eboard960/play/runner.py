@@ -101,6 +101,7 @@ class Runner:
     # ---------------------------------------------------------------- effects
 
     def handle(self, effects: list[Effect]) -> None:
+        game_changed = False
         for effect in effects:
             match effect:
                 case JournalEvent(event=event):
@@ -110,14 +111,17 @@ class Runner:
                     if self.journal is not None:
                         self.journal.note(t, text)
                 case GameChanged():
-                    if self.journal is not None:
-                        self.journal.write_pgn(self.session.pgn_text())
+                    game_changed = True
                 case EngineTurn(board=position):
                     self._ask_engine(position)
                 case Said(text=text):
                     self.display.say(text)
                 case SetLeds():
                     self._send_leds(effect)
+        if game_changed and self.journal is not None:
+            # once per batch: a move that ends the game changes it twice, and every
+            # write is the same text (the session is already past both), fsync'd
+            self.journal.write_pgn(self.session.pgn_text())
         self.display.show(self.session.view(self.now()))
         self._changed.set()
 
