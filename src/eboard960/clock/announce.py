@@ -32,7 +32,6 @@ _ONES = (
     "nineteen",
 )
 _TENS = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
-PIECE_NAMES = {"K": "king", "Q": "queen", "R": "rook", "B": "bishop", "N": "knight"}
 
 
 def number_words(n: int) -> str:
@@ -50,7 +49,8 @@ def number_words(n: int) -> str:
 
 def spoken(position: StartPosition, number: int) -> str:
     """ "Position four hundred sixty-six: bishop, rook, knight, ..." (a1 to h1)."""
-    pieces = ", ".join(PIECE_NAMES[letter] for letter in position.rank)
+    pieces = ", ".join(chess.piece_name(chess.Piece.from_symbol(letter).piece_type)
+                       for letter in position.rank)
     return f"Position {number_words(number)}: {pieces}"
 
 
