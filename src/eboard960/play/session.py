@@ -36,7 +36,6 @@ from eboard960.recognizer.table import Mode
 if TYPE_CHECKING:
     import chess.pgn  # only for annotations: importing it at run time loads asyncio
 
-SIDE_NAMES = {chess.WHITE: "white", chess.BLACK: "black"}
 ENGINE_NOTE = "engine "
 CLOCK_NOTE = "clock "
 RESUME_NOTE = "resumed"
@@ -180,7 +179,7 @@ class PlaySession:
 
     def press(self, side: chess.Color, t: float) -> list[Effect]:
         """A clock press the session makes itself (keyboard, demo script, auto-press)."""
-        return self._press(ButtonPressed(button=SIDE_NAMES[side], t=t), local=True)
+        return self._press(ButtonPressed(button=chess.COLOR_NAMES[side], t=t), local=True)
 
     def engine_moved(self, move: chess.Move, t: float, *, journal: bool = True) -> list[Effect]:
         """The engine chose `move` for the current position; the player is to make it."""
@@ -270,7 +269,7 @@ class PlaySession:
         if self.clock is not None and self.clock.started:
             flags = self.clock.flags(ms_from_seconds(t))
             if flags:
-                return f"{SIDE_NAMES[flags[0].side].capitalize()}'s flag fell"
+                return f"{chess.COLOR_NAMES[flags[0].side].capitalize()}'s flag fell"
         report = state.last_report
         if rec.mode is Mode.ILLEGAL and report is not None and report.kind == "illegal":
             if not state.set_up:
@@ -286,7 +285,7 @@ class PlaySession:
         castling = rec.mode in (Mode.PROVISIONAL, Mode.CASTLING)
         if castling and report is not None and report.kind == "provisional":
             return self._castling_hint(report)
-        side = SIDE_NAMES[self.board.turn].capitalize()
+        side = chess.COLOR_NAMES[self.board.turn].capitalize()
         if rec.mode is Mode.MOVED and rec.open_move is not None:
             san = self.board.san(rec.open_move)
             return f"{side} played {san}: press the clock"
