@@ -6,13 +6,21 @@ as a one-line message naming the capture line, and replay goes on past it.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import chess.pgn
 
-from eboard960.capture import Capture
+from eboard960.capture import Capture, Record
 from eboard960.errors import ProtocolError
-from eboard960.events import BoardSnapshot, ButtonPressed, LinkChanged, PieceLifted, PiecePlaced
+from eboard960.events import (
+    BoardSnapshot,
+    ButtonPressed,
+    LinkChanged,
+    PieceLifted,
+    PiecePlaced,
+    SquareEvent,
+)
 from eboard960.protocols import codec_for
 from eboard960.recognizer import IllegalPosition, Recognizer, Report
 from eboard960.recognizer.table import Mode
@@ -33,37 +41,55 @@ class Replay:
         return not self.problems
 
 
+def decoded(capture: Capture, problems: list[str]) -> Iterator[tuple[Record, SquareEvent | None]]:
+    """Every record with the square events it carries, raw bytes decoded with the capture's protocol.
+
+    A fresh decoder starts at every `link up`, as a live connection does. A record that carries
+    no square event (a note, bytes sent, a board's own message) comes once with None. Bytes the
+    codec refuses are named in `problems` and skipped; the codec resynchronises.
+    """
+    board = capture.header.board
+    codec = codec_for(board) if board != "events" else None
+    for record in capture.records:
+        event = record.event
+        if event is not None:
+            if codec is not None and isinstance(event, LinkChanged) and event.up:
+                codec = codec_for(board)
+            yield record, event
+            continue
+        if record.kind != "rx":
+            yield record, None
+            continue
+        if codec is None:
+            problems.append(f"line {record.line}: raw bytes in a capture of board 'events'")
+            continue
+        try:
+            events = [e for e in codec.receive_data(record.data, record.t) if isinstance(e, SQUARE_EVENTS)]
+        except ProtocolError as error:
+            problems.append(f"line {record.line}: {error}")
+            continue
+        for event in events:
+            yield record, event
+        if not events:
+            yield record, None
+
+
 def replay_capture(capture: Capture, *, takebacks: bool = True) -> Replay:
     """Feed every record of `capture` to a recognizer; returns its games, reports and problems."""
     header = capture.header
     recognizer = Recognizer(header.start, takebacks=takebacks)
-    codec = codec_for(header.board) if header.board != "events" else None
     reports: list[tuple[int, Report]] = []
     problems = list(capture.problems)
     last_line = 1
-    for record in capture.records:
+    for record, event in decoded(capture, problems):
         last_line = record.line
-        if record.event is not None:
-            if codec is not None and isinstance(record.event, LinkChanged) and record.event.up:
-                codec = codec_for(header.board)  # a new connection starts with a fresh decoder
-            reports += [(record.line, report) for report in recognizer.feed(record.event)]
-        elif record.kind == "rx":
-            if codec is None:
-                problems.append(f"line {record.line}: raw bytes in a capture of board 'events'")
-                continue
-            try:
-                decoded = codec.receive_data(record.data, record.t)
-            except ProtocolError as error:
-                problems.append(f"line {record.line}: {error}")
-                continue
-            for event in decoded:
-                if isinstance(event, SQUARE_EVENTS):
-                    reports += [(record.line, report) for report in recognizer.feed(event)]
+        if event is not None:
+            reports += [(record.line, report) for report in recognizer.feed(event)]
     reports += [(last_line, report) for report in recognizer.finish()]
     if recognizer.mode is Mode.ILLEGAL:
         fix = next((r for _, r in reversed(reports) if isinstance(r, IllegalPosition)), None)
         detail = f": {fix.describe()}" if fix else ""
         problems.append(f"line {last_line}: the board ends in a position no legal move explains{detail}")
-    games = [game for game in recognizer.games(header.pgn_headers()) if game.next() or game is not None]
+    games = recognizer.games(header.pgn_headers())
     played = [game for game in games[:-1] if game.next() is not None] + games[-1:]
     return Replay(games=played, reports=reports, problems=problems)

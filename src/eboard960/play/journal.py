@@ -29,11 +29,10 @@ from pathlib import Path
 from typing import Any
 
 from eboard960.capture import Capture, CaptureWriter, read_capture
-from eboard960.errors import CaptureError, ProtocolError
-from eboard960.events import LinkChanged, SquareEvent
+from eboard960.errors import CaptureError
+from eboard960.events import SquareEvent
 from eboard960.play.session import Effect, PlaySession
-from eboard960.protocols import codec_for
-from eboard960.replay import SQUARE_EVENTS
+from eboard960.replay import decoded
 
 
 class Journal:
@@ -116,21 +115,10 @@ def read_journal(path: Path) -> Restored:
 
 def replay_into(session: PlaySession, capture: Capture) -> list[Effect]:
     """Feed a journal's records to `session`; returns its effects (to be dropped: already done)."""
-    codec = codec_for(capture.header.board) if capture.header.board != "events" else None
     effects: list[Effect] = []
-    for record in capture.records:
-        if isinstance(record.event, LinkChanged) and record.event.up and codec is not None:
-            codec = codec_for(capture.header.board)  # as live: a fresh decoder for each connection
-        if record.event is not None:
-            effects += session.feed(record.event)
-        elif record.kind == "rx" and record.data is not None and codec is not None:
-            try:
-                decoded = codec.receive_data(record.data, record.t)
-            except ProtocolError:
-                continue  # counted as a problem by `replay`; the codec resynchronises
-            for event in decoded:
-                if isinstance(event, SQUARE_EVENTS):
-                    effects += session.feed(event)
+    for record, event in decoded(capture, problems=[]):  # `replay` names the problems; resume goes on
+        if event is not None:
+            effects += session.feed(event)
         elif record.kind == "note" and record.text is not None:
             effects += session.note(record.t, record.text)
     return effects
