@@ -7,9 +7,10 @@ import asyncio
 import chess
 
 from eboard960.ble.emulated import open_emulated
+from eboard960.castling import castling_squares
 from eboard960.choreography import move_events
 from eboard960.commands import SetLeds
-from eboard960.leds import DARK, castling_squares, leds_for, leds_for_all
+from eboard960.leds import DARK, leds_for, leds_for_all
 from eboard960.protocols import codec_for
 from eboard960.recognizer import (
     DrawClaimable,

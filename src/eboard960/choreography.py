@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 
 import chess
 
+from eboard960.castling import CastlingSquares, castling_squares
 from eboard960.events import ButtonPressed, PieceLifted, PiecePlaced, SquareEvent
 
 Step = PieceLifted | PiecePlaced
@@ -28,18 +29,8 @@ CASTLING_ORDERS: tuple[str, ...] = (
 )
 
 
-def castling_squares(board: chess.Board, move: chess.Move) -> tuple[int, int, int, int]:
-    """(king from, rook from, king to, rook to) of a castling move in python-chess encoding."""
-    king_from, rook_from = move.from_square, move.to_square
-    rank = chess.square_rank(king_from)
-    a_side = rook_from < king_from
-    king_to = chess.square(2 if a_side else 6, rank)
-    rook_to = chess.square(3 if a_side else 5, rank)
-    return king_from, rook_from, king_to, rook_to
-
-
-def _castling_steps(order: str, squares: tuple[int, int, int, int]) -> list[Step] | None:
-    k0, r0, k1, r1 = squares
+def _castling_steps(order: str, squares: CastlingSquares) -> list[Step] | None:
+    k0, k1, r0, r1 = squares
     lift_k, lift_r = PieceLifted(square=k0), PieceLifted(square=r0)
     place_k, place_r = PiecePlaced(square=k1), PiecePlaced(square=r1)
     if order == "eboard":
@@ -67,13 +58,13 @@ def _castling_steps(order: str, squares: tuple[int, int, int, int]) -> list[Step
 
 def castling_orders(board: chess.Board, move: chess.Move) -> dict[str, list[Step]]:
     """Every named order that can physically perform this castling, with its events."""
-    squares = castling_squares(board, move)
+    squares = castling_squares(move)
     orders = {}
     for order in CASTLING_ORDERS:
         steps = _castling_steps(order, squares)
         if steps is not None:
             orders[order] = steps
-    k0, r0, k1, r1 = squares
+    k0, k1, r0, r1 = squares
     if k0 == k1:
         orders["rook-only"] = [PieceLifted(square=r0), PiecePlaced(square=r1)]
     elif r0 == r1:

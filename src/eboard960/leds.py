@@ -24,21 +24,10 @@ from typing import Any
 
 import chess
 
+from eboard960.castling import castling_squares
 from eboard960.commands import SetLeds
 
 DARK = SetLeds(squares=frozenset())
-
-
-def castling_squares(
-    castling: chess.Move,
-) -> tuple[chess.Square, chess.Square, chess.Square, chess.Square]:
-    """(king from, king to, rook from, rook to) of a castling encoded king-to-rook."""
-    king, rook = castling.from_square, castling.to_square
-    rank = chess.square_rank(king)
-    a_side = chess.square_file(rook) < chess.square_file(king)
-    king_to = chess.square(2 if a_side else 6, rank)
-    rook_to = chess.square(3 if a_side else 5, rank)
-    return king, king_to, rook, rook_to
 
 
 def move_squares(move: chess.Move, san: str) -> frozenset[chess.Square]:

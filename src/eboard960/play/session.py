@@ -24,11 +24,12 @@ from typing import TYPE_CHECKING
 
 import chess
 
+from eboard960.castling import castling_squares
 from eboard960.clock.core import Clock, ms_from_seconds
 from eboard960.clock.timecontrol import Bonus, TimeControl, controls_text
 from eboard960.commands import SetLeds
 from eboard960.events import ButtonPressed, LinkChanged, SquareEvent
-from eboard960.leds import DARK, castling_squares, leds_for, move_squares
+from eboard960.leds import DARK, leds_for, move_squares
 from eboard960.recognizer import Recognizer
 from eboard960.recognizer.reports import Report
 from eboard960.recognizer.table import Mode

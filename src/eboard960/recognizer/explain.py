@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import chess
 
+from eboard960.castling import castling_squares
 from eboard960.recognizer.evidence import Segment
 
 PROMOTIONS = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
@@ -42,11 +43,7 @@ def castling_shapes(board: chess.Board) -> tuple[CastlingShape, ...]:
         return ()
     shapes = []
     for move in board.generate_castling_moves():
-        k0, r0 = move.from_square, move.to_square
-        rank = chess.square_rank(k0)
-        a_side = r0 < k0
-        k1 = chess.square(2 if a_side else 6, rank)
-        r1 = chess.square(3 if a_side else 5, rank)
+        k0, k1, r0, r1 = castling_squares(move)
         rest = board.occupied & ~chess.BB_SQUARES[k0] & ~chess.BB_SQUARES[r0]
         halves: dict[chess.Bitboard, tuple[chess.Square | None, chess.Square | None]] = {}
         for king_at in (k0, None, k1):
