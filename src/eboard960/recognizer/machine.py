@@ -325,6 +325,7 @@ class Recognizer:
     # ---------------------------------------------------------------- classification
 
     def _settle(self, after_lift: bool) -> None:
+        """Classify what the sensors show and fire the trigger the class names, if any."""
         verdict = self._classify(after_lift)
         if verdict.trigger == "reply":
             if self._other_side_lifted is not None:
@@ -358,6 +359,10 @@ class Recognizer:
         self._fire(verdict.trigger)
 
     def _classify(self, after_lift: bool) -> Verdict:
+        """What the board shows now, checked in this order: a legal move from the game (or its
+        open move again), the other side's reply to the open move, the game's position again,
+        half a castling, a capture that looked like a touch, then, once no piece is in hand, a
+        takeback, a new set-up, a move caught halfway, or an illegal position."""
         occupied = self._occupied
         board = self._board
         if self.mode is Mode.GAME_OVER:
@@ -376,7 +381,7 @@ class Recognizer:
             if replies:
                 return Verdict("reply")
         if occupied == board.occupied and self._may_replace(None):
-            return self._rest_at(board, "rest")
+            return self._rest()
         for shape in self._shapes:
             half = shape.halves.get(occupied)
             if half is None:
@@ -483,9 +488,9 @@ class Recognizer:
         else:
             self._rebase()
 
-    def _rest_at(self, board: chess.Board, trigger: str) -> Verdict:
-        """The board shows `board` again, unless the pieces it identifies say a capture is under way."""
-        return Verdict(trigger) if self._agrees(board, self._pieces) else NOTHING
+    def _rest(self) -> Verdict:
+        """The board shows the game's position again, unless identified pieces say a capture is under way."""
+        return Verdict("rest") if self._agrees(self._board, self._pieces) else NOTHING
 
     def _illegal(self, reference: chess.Board) -> Verdict:
         return Verdict(
