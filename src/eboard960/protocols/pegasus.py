@@ -31,7 +31,15 @@ import chess
 from eboard960.commands import EnableUpdates, RequestBoard, SetLeds
 from eboard960.errors import ProtocolError
 from eboard960.events import BoardSnapshot, PieceLifted, PiecePlaced
-from eboard960.protocols.dgt import DgtFramer, Frame, Msg, field_of, square_of
+from eboard960.protocols.dgt import (  # the same identity messages as a DGT board's
+    DgtFramer,
+    Frame,
+    HardwareVersion,
+    Msg,
+    Version,
+    field_of,
+    square_of,
+)
 
 MAX_MESSAGE = 512
 """Longest message accepted; the longest the Pegasus sends (its trademark text) is ~160."""
@@ -247,20 +255,6 @@ class Trademark:
     @property
     def lines(self) -> list[str]:
         return self.text.splitlines()
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Version:
-    major: int
-    minor: int
-    t: float = 0.0
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class HardwareVersion:
-    major: int
-    minor: int
-    t: float = 0.0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
