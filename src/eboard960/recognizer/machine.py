@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import chess
-from transitions import Machine, MachineError
 
 from eboard960.errors import RecognitionError
 from eboard960.events import (
@@ -45,7 +44,7 @@ from eboard960.recognizer.reports import (
     PositionRestored,
     Report,
 )
-from eboard960.recognizer.table import TRANSITIONS, Mode
+from eboard960.recognizer.table import ROUTES, Mode
 
 if TYPE_CHECKING:
     import chess.pgn
@@ -114,9 +113,8 @@ class Recognizer:
         self._last_lift: tuple[chess.Square, float, int, chess.Piece | None] | None = None
         self._open_before_lift: chess.Move | None = None
         self._promotion: tuple[chess.PieceType, int] | None = None
+        self.mode = Mode.PLAYING
         self._reset_game(self.start)
-        self.machine = Machine(model=self, states=Mode, initial=Mode.PLAYING, transitions=TRANSITIONS,
-                               auto_transitions=False, model_attribute="mode")
 
     # ---------------------------------------------------------------- public API
 
@@ -582,10 +580,14 @@ class Recognizer:
     # ---------------------------------------------------------------- transitions' callbacks
 
     def _fire(self, trigger: str) -> None:
-        try:
-            getattr(self, trigger)()
-        except MachineError as error:
-            raise RecognitionError(f"recognizer bug: {trigger} in mode {self.mode.name}") from error
+        """Take the first line of the mode table for this mode and trigger whose conditions hold."""
+        for route in ROUTES.get((self.mode, trigger), ()):
+            if all(getattr(self, condition)() == wanted for condition, wanted in route.conditions):
+                self.mode = route.dest
+                for callback in route.after:
+                    getattr(self, callback)()
+                return
+        raise RecognitionError(f"recognizer bug: {trigger} in mode {self.mode.name}")
 
     def has_open(self) -> bool:
         return self._open is not None
@@ -655,14 +657,14 @@ class Recognizer:
 
     def report_provisional(self) -> None:
         move, shape = self._verdict.move, self._verdict.shape
-        self._out.append(MoveProvisional(move=move, san=self._board.san(move), uci=self._board.uci(move),
-                                         castling=shape.move, t=self._t))
+        self._out.append(MoveProvisional(move=move, before=self._board.copy(stack=False), castling=shape.move,
+                                         t=self._t))
 
     def commit_open(self) -> None:
         board, move = self._board, self._open
-        uci = board.uci(move)
-        san = board.san_and_push(move)
-        self._out.append(MoveRecognized(move=move, san=san, uci=uci, ply=len(board.move_stack), t=self._t))
+        before = board.copy(stack=False)
+        board.push(move)
+        self._out.append(MoveRecognized(move=move, before=before, ply=len(board.move_stack), t=self._t))
         shown_after_press = self._promotion is not None and self._open_index > self._promotion[1]
         if move.promotion or shown_after_press:
             self._promotion = None

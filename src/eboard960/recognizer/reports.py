@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 import chess
@@ -10,14 +10,26 @@ import chess
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MoveRecognized:
-    """A committed move; it is in the game record from now on."""
+    """A committed move; it is in the game record from now on.
+
+    SAN and UCI are worked out when asked for, from the position before the move:
+    replaying a capture asks for neither, and SAN costs as much as recognising the move.
+    """
 
     kind: ClassVar[str] = "move"
     move: chess.Move
-    san: str
-    uci: str
+    before: chess.Board = field(repr=False, compare=False)
     ply: int
     t: float = 0.0
+
+    @property
+    def san(self) -> str:
+        return self.before.san(self.move)
+
+    @property
+    def uci(self) -> str:
+        """UCI in the Chess960 convention: castling is the king taking its own rook."""
+        return self.before.uci(self.move)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -26,10 +38,17 @@ class MoveProvisional:
 
     kind: ClassVar[str] = "provisional"
     move: chess.Move
-    san: str
-    uci: str
+    before: chess.Board = field(repr=False, compare=False)
     castling: chess.Move
     t: float = 0.0
+
+    @property
+    def san(self) -> str:
+        return self.before.san(self.move)
+
+    @property
+    def uci(self) -> str:
+        return self.before.uci(self.move)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

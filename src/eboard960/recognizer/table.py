@@ -4,11 +4,20 @@ Each sensor event is classified first (`Recognizer._classify`); the class
 names the trigger. Events that change nothing (a piece in the air, a touch)
 fire no trigger, so a typical move costs two transitions: `show_move` when
 the board shows it, `commit` when the other side's move begins.
+
+`transitions` reads and checks the table once, at import; `ROUTES` is what it
+read, flattened to one lookup per (mode, trigger). The recognizer fires from
+that lookup because a trigger through the library's event machinery costs
+about 12 µs, most of the time a whole move may take (see tools/bench_replay.py);
+a test checks that firing through the library gives the same reports.
 """
 
 from __future__ import annotations
 
 from enum import Enum
+from typing import NamedTuple
+
+from transitions import Machine
 
 
 class Mode(Enum):
@@ -66,3 +75,26 @@ REFUSED: set[tuple[Mode, str]] = {
     (C, "take_back"), (C, "restore"), (C, "end"),
     *((G, trigger) for trigger in TRIGGERS if trigger != "set_up"),
 }
+
+
+class Route(NamedTuple):
+    """One line of the table as `transitions` parsed it: where to go if the conditions hold, and what then."""
+
+    dest: Mode
+    conditions: tuple[tuple[str, bool], ...]  # (method, the result it must give)
+    after: tuple[str, ...]
+
+
+def _routes() -> dict[tuple[Mode, str], tuple[Route, ...]]:
+    machine = Machine(model=None, states=Mode, initial=P, transitions=TRANSITIONS, auto_transitions=False)
+    routes: dict[tuple[Mode, str], tuple[Route, ...]] = {}
+    for trigger, event in machine.events.items():
+        for source, lines in event.transitions.items():
+            routes[Mode[source], trigger] = tuple(
+                Route(Mode[line.dest], tuple((c.func, c.target) for c in line.conditions), tuple(line.after))
+                for line in lines
+            )
+    return routes
+
+
+ROUTES = _routes()
