@@ -20,6 +20,7 @@ from eboard960.recognizer import (
     PositionRestored,
     Recognizer,
 )
+from eboard960.recognizer.reports import Line
 
 SQ = chess.parse_square
 
@@ -29,7 +30,9 @@ def _lit(*names: str) -> SetLeds:
 
 
 def test_a_move_lights_its_two_squares() -> None:
-    report = MoveRecognized(move=chess.Move.from_uci("g1f3"), before=chess.Board(), ply=1)
+    line, move = Line(chess.Board()), chess.Move.from_uci("g1f3")
+    report = MoveRecognized(move=move, ply=1, line=line, index=line.append(move))
+    assert report.san == "Nf3"
     assert leds_for(report) == _lit("g1", "f3")
 
 
@@ -38,7 +41,8 @@ def test_a_chess960_castling_lights_king_and_rook_from_and_to() -> None:
     board = chess.Board("6k1/8/8/8/8/8/8/1R4KR w BH - 0 1", chess960=True)
     castling = board.parse_san("O-O-O")
     assert castling_squares(castling) == (SQ("g1"), SQ("c1"), SQ("b1"), SQ("d1"))
-    report = MoveRecognized(move=castling, before=board, ply=1)
+    line = Line(board)
+    report = MoveRecognized(move=castling, ply=1, line=line, index=line.append(castling))
     assert report.san == "O-O-O"
     assert leds_for(report) == _lit("g1", "c1", "b1", "d1")
 

@@ -37,6 +37,7 @@ from eboard960.recognizer.reports import (
     DrawClaimable,
     GameOver,
     IllegalPosition,
+    Line,
     MoveProvisional,
     MoveRecognized,
     MoveTakenBack,
@@ -365,6 +366,8 @@ class Recognizer:
         board = self._board
         if self.mode is Mode.GAME_OVER:
             return Verdict("set_up") if occupied == START_OCCUPANCY and not after_lift else NOTHING
+        if after_lift and self._open is None and self.mode is Mode.PLAYING and self._only_in_hand(occupied):
+            return NOTHING
         moves = matching_moves(board, occupied, self._segment, self._shapes)
         move = self._choose(board, moves) if moves else None
         if move is not None:
@@ -375,8 +378,9 @@ class Recognizer:
         if self._open is not None:
             if occupied == self._open_occupied:
                 return self._rest_open()
-            replies = matching_moves(self._after(), occupied, self._segment_open, self._shapes_open())
-            if replies:
+            if self._may_show_reply(occupied) and matching_moves(
+                self._after(), occupied, self._segment_open, self._shapes_open()
+            ):
                 return Verdict("reply")
         if occupied == board.occupied and self._may_replace(None):
             return self._rest()
@@ -392,10 +396,11 @@ class Recognizer:
             return NOTHING
         if self._open is None and (latent := self._latent_capture(occupied, with_reply=True)):
             return Verdict("latent", move=latent)
-        reference = self.expected
-        count, expected_count = occupied.bit_count(), reference.occupied.bit_count()
+        count = occupied.bit_count()
+        expected_count = (self._open_occupied if self._open is not None else board.occupied).bit_count()
         if count > expected_count or count < expected_count - 1 or (after_lift and count < expected_count):
             return NOTHING
+        reference = self.expected
         if self._open is None and self.takebacks and self._is_takeback():
             return Verdict("take_back")
         if occupied == START_OCCUPANCY:
@@ -403,6 +408,17 @@ class Recognizer:
         if is_partial(reference, occupied) or (self._open is not None and is_partial(board, occupied)):
             return NOTHING
         return self._illegal(reference)
+
+    def _only_in_hand(self, occupied: chess.Bitboard) -> bool:
+        """The common lift, settled on occupancy alone: pieces of the game in the air, none put anywhere,
+        no piece of the other side touched (no capture can be under way), no castling shape."""
+        board = self._board
+        return (
+            occupied != board.occupied
+            and not occupied & ~board.occupied
+            and not self._segment.ever & occupied & board.occupied_co[not board.turn]
+            and not any(shape.after == occupied or occupied in shape.halves for shape in self._shapes)
+        )
 
     def _may_replace(self, move: chess.Move | None) -> bool:
         """An open move is replaced (or, with None, retracted) only by picking its piece up again,
@@ -419,6 +435,11 @@ class Recognizer:
             shape = next(s for s in self._shapes if s.move == open_move)
             targets = chess.BB_SQUARES[shape.king_to] | chess.BB_SQUARES[shape.rook_to]
         return bool(self._segment_open.lifted & targets)
+
+    def _may_show_reply(self, occupied: chess.Bitboard) -> bool:
+        """Could `occupied` be a complete reply to the open move? Every reply fills a square, except a
+        capture whose victim was lifted and put back (a transposition castling shows no change at all)."""
+        return bool(occupied & ~self._open_occupied or occupied & self._segment_open.lifted)
 
     def _take_alternative(self) -> None:
         """The other side began: prefer an earlier open move that its complete reply explains."""
@@ -662,9 +683,9 @@ class Recognizer:
 
     def commit_open(self) -> None:
         board, move = self._board, self._open
-        before = board.copy(stack=False)
         board.push(move)
-        self._out.append(MoveRecognized(move=move, before=before, ply=len(board.move_stack), t=self._t))
+        self._out.append(MoveRecognized(move=move, ply=len(board.move_stack), t=self._t, line=self._line,
+                                        index=self._line.append(move)))
         shown_after_press = self._promotion is not None and self._open_index > self._promotion[1]
         if move.promotion or shown_after_press:
             self._promotion = None
@@ -686,6 +707,7 @@ class Recognizer:
         self._repetitions[_repetition_key(self._board)] -= 1  # the position taken back never stood
         move = self._board.pop()
         self._out.append(MoveTakenBack(move=move, san=self._board.san(move), t=self._t))
+        self._line = Line(self._board)
         self._rebase()
 
     def report_illegal(self) -> None:
@@ -715,6 +737,7 @@ class Recognizer:
     def _reset_game(self, start: chess.Board) -> None:
         self._board = start.copy(stack=False)
         self._board.chess960 = True
+        self._line = Line(self._board)
         self._occupied = self._board.occupied
         self._pieces: dict[chess.Square, chess.Piece] = {}
         self._open: chess.Move | None = None

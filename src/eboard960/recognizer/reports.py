@@ -8,28 +8,52 @@ from typing import ClassVar
 import chess
 
 
+class Line:
+    """The moves committed from one position on, with their SAN worked out when first asked for.
+
+    Recognising a move costs about what its SAN costs, and replaying a capture needs no SAN:
+    the move reports share a line and ask it. A takeback starts a new line, so that a move
+    committed later at the same ply never changes what an earlier report says.
+    """
+
+    __slots__ = ("_board", "_moves", "_sans")
+
+    def __init__(self, start: chess.Board) -> None:
+        self._board = start.copy(stack=False)  # the position after the moves whose SAN is known
+        self._moves: list[chess.Move] = []
+        self._sans: list[str] = []
+
+    def append(self, move: chess.Move) -> int:
+        """Add a legal move; returns its index on this line."""
+        self._moves.append(move)
+        return len(self._moves) - 1
+
+    def san(self, index: int) -> str:
+        sans, board = self._sans, self._board
+        while len(sans) <= index:
+            sans.append(board.san_and_push(self._moves[len(sans)]))
+        return sans[index]
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MoveRecognized:
-    """A committed move; it is in the game record from now on.
-
-    SAN and UCI are worked out when asked for, from the position before the move:
-    replaying a capture asks for neither, and SAN costs as much as recognising the move.
-    """
+    """A committed move; it is in the game record from now on."""
 
     kind: ClassVar[str] = "move"
     move: chess.Move
-    before: chess.Board = field(repr=False, compare=False)
     ply: int
     t: float = 0.0
+    line: Line = field(repr=False, compare=False)
+    index: int = field(repr=False, compare=False)
 
     @property
     def san(self) -> str:
-        return self.before.san(self.move)
+        return self.line.san(self.index)
 
     @property
     def uci(self) -> str:
         """UCI in the Chess960 convention: castling is the king taking its own rook."""
-        return self.before.uci(self.move)
+        return self.move.uci()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -48,7 +72,7 @@ class MoveProvisional:
 
     @property
     def uci(self) -> str:
-        return self.before.uci(self.move)
+        return self.move.uci()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
