@@ -7,9 +7,7 @@ the sensors show; each event is classified against the legal continuations
 
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import chess
 
@@ -56,8 +54,7 @@ CLOCK_BUTTONS = {"white": chess.WHITE, "black": chess.BLACK}
 BOUNCE_SECONDS = 0.25  # a lift and place of one square this close together is a sensor bounce
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
+class Verdict(NamedTuple):
     """What the board shows now, as the classifier reads it."""
 
     trigger: str | None
@@ -144,19 +141,17 @@ class Recognizer:
         if self._other_side_lifted is not None:
             self._other_side_began(event)
         self._t = event.t
-        match event:
-            case PieceLifted(square=square):
-                self._lift(self._map(square))
-            case PiecePlaced(square=square, piece=piece):
-                self._place(self._map(square), piece)
-            case BoardSnapshot():
-                self._snapshot(event)
-            case ButtonPressed(button=button):
-                self._button(button)
-            case LinkChanged():
-                pass
-            case _:
-                raise RecognitionError(f"not a square event: {event!r}")
+        kind = type(event)
+        if kind is PieceLifted:
+            self._lift(63 - event.square if self.rotated else event.square)
+        elif kind is PiecePlaced:
+            self._place(63 - event.square if self.rotated else event.square, event.piece)
+        elif kind is ButtonPressed:
+            self._button(event.button)
+        elif kind is BoardSnapshot:
+            self._snapshot(event)
+        elif kind is not LinkChanged:
+            raise RecognitionError(f"not a square event: {event!r}")
         return self._out
 
     def finish(self, t: float | None = None) -> list[Report]:
@@ -235,7 +230,7 @@ class Recognizer:
             self._segment_open.note_lift(square, self._occupied)
             for _, segment in self._alternatives:
                 segment.note_lift(square, self._occupied)
-            if self._color_after_open(square) == (not self._board.turn):
+            if self._open_theirs & bit:
                 self._other_side_lifted = self._t  # final at the next event, unless a bounce
         self._settle(after_lift=True)
 
@@ -326,6 +321,8 @@ class Recognizer:
     def _settle(self, after_lift: bool) -> None:
         """Classify what the sensors show and fire the trigger the class names, if any."""
         verdict = self._classify(after_lift)
+        if verdict is NOTHING:
+            return
         if verdict.trigger == "reply":
             if self._other_side_lifted is not None:
                 return  # the lift that shows the reply may be a bounce: decide at the next event
@@ -520,7 +517,7 @@ class Recognizer:
 
     def _as_move(self, move: chess.Move) -> Verdict:
         """A move, or an ordinary move that is also the first half of a castling."""
-        if not self._board.is_castling(move):
+        if self._shapes and not self._board.is_castling(move):
             for shape in self._shapes:
                 king_half = (move.from_square, move.to_square) == (shape.king_from, shape.king_to)
                 rook_half = (move.from_square, move.to_square) == (shape.rook_from, shape.rook_to)
@@ -535,7 +532,7 @@ class Recognizer:
         rules the move out: a pawn reported back on e3 is no queen capturing on e3.
         """
         first = moves[0]
-        if board.is_castling(first):
+        if (len(moves) == 1 and not self._pieces) or board.is_castling(first):
             return first
         moves = [m for m in moves if self._pieces.get(m.to_square) in (None, self._placed(board, m))]
         if not moves:
@@ -603,7 +600,8 @@ class Recognizer:
     def _fire(self, trigger: str) -> None:
         """Take the first line of the mode table for this mode and trigger whose conditions hold."""
         for route in ROUTES.get((self.mode, trigger), ()):
-            if all(getattr(self, condition)() == wanted for condition, wanted in route.conditions):
+            conditions = route.conditions
+            if not conditions or all(getattr(self, name)() == wanted for name, wanted in conditions):
                 self.mode = route.dest
                 for callback in route.after:
                     getattr(self, callback)()
@@ -634,6 +632,9 @@ class Recognizer:
         self._open_index = self._index
         self._after_open = None
         self._open_occupied = occupancy_after(self._board, move, self._shapes)
+        self._open_theirs = self._board.occupied_co[not self._board.turn] & self._open_occupied & ~(
+            chess.BB_SQUARES[move.to_square] if not self._board.is_castling(move) else 0
+        )
         self._open_shapes = None
         self._segment_open = Segment(self._occupied)
 
@@ -661,10 +662,6 @@ class Recognizer:
         if square == move.from_square or (board.is_en_passant(move) and square == move.to_square ^ 8):
             return None
         return board.piece_at(square)
-
-    def _color_after_open(self, square: chess.Square) -> chess.Color | None:
-        piece = self._piece_after_open(square)
-        return None if piece is None else piece.color
 
     def _rest_open(self) -> Verdict:
         """The board shows the open move again, unless identified pieces say a capture is under way."""
@@ -745,14 +742,14 @@ class Recognizer:
         self._open_index = self._index
         self._after_open: chess.Board | None = None
         self._open_occupied: chess.Bitboard = 0
+        self._open_theirs: chess.Bitboard = 0  # the other side's pieces once the open move is made
         self._open_shapes: tuple[CastlingShape, ...] | None = None
         self._alternatives: list[tuple[chess.Move, Segment]] = []
         self._shapes = castling_shapes(self._board)
         self._segment = Segment(self._occupied)
         self._segment_open = Segment(self._occupied)
         self._fix: tuple[frozenset[chess.Square], frozenset[chess.Square]] | None = None
-        self._repetitions: Counter[tuple[object, ...]] = Counter()
-        self._repetitions[_repetition_key(self._board)] += 1
+        self._repetitions: dict[tuple[object, ...], int] = {_repetition_key(self._board): 1}
         self._promotion = None
 
     def _rebase(self) -> None:
@@ -764,9 +761,9 @@ class Recognizer:
     def _check_ending(self) -> None:
         board = self._board
         key = _repetition_key(board)
-        self._repetitions[key] += 1
-        seen = self._repetitions[key]
-        if (not any(board.generate_legal_moves()) or board.is_insufficient_material()
+        seen = self._repetitions[key] = self._repetitions.get(key, 0) + 1
+        may_lack_material = not board.pawns | board.rooks | board.queens  # any of these can still mate
+        if (not any(board.generate_legal_moves()) or (may_lack_material and board.is_insufficient_material())
                 or board.is_seventyfive_moves() or seen >= 5):
             self._fire("end")
             return
