@@ -270,3 +270,15 @@ def test_resync_showing_the_open_move_put_back_retracts_it() -> None:
     assert recognizer.open_move is None
     reports = recognizer.feed(lift("d2")) + recognizer.feed(place("d4")) + recognizer.finish()
     assert sans(reports) == ["d4"]
+
+
+def test_a_move_report_keeps_its_san_after_a_takeback_and_another_move_at_its_ply() -> None:
+    rec = Recognizer(518)
+    steps = [PieceLifted(square=chess.E2), PiecePlaced(square=chess.E4), ButtonPressed(button="white"),
+             PieceLifted(square=chess.E4), PiecePlaced(square=chess.E2),
+             PieceLifted(square=chess.D2), PiecePlaced(square=chess.D4), ButtonPressed(button="white")]
+    reports = [report for step in steps for report in rec.feed(step)]
+    assert [r.kind for r in reports] == ["move", "takeback", "move"]
+    first, second = reports[0], reports[2]
+    assert (first.ply, second.ply) == (1, 1)
+    assert (second.san, first.san, first.uci) == ("d4", "e4", "e2e4")

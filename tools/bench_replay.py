@@ -4,6 +4,9 @@ Generates random Chess960 games made by hand (castling in every order,
 captures both ways, touches, slides, clock presses), then times, in one run:
 
 - baseline: python-chess `Board.push_san` for every move of every game (the issue's bar);
+- floor: the python-chess calls no recognizer built on it can skip per move (`is_legal` when
+  the board shows the move, `push` when it is final, the no-legal-move test for mate and
+  stalemate), to show how far the glue around them is from the ceiling;
 - PGN baseline: python-chess reading the same games from PGN text (`chess.pgn.read_game`);
 - recognizer: the same games fed to `Recognizer` as decoded square events;
 - replay: whole capture files read, decoded and recognised (`read_capture` + `replay_capture`);
@@ -80,6 +83,14 @@ def main() -> int:
             for san in sans:
                 board.push_san(san)
 
+    def floor() -> None:
+        for start, moves, _, _ in games:
+            board = start.copy()
+            for move in moves:
+                board.is_legal(move)
+                board.push(move)
+                any(board.generate_legal_moves())
+
     pgn_texts = []
     for start, moves, _, _ in games:
         game = chess.pgn.Game.from_board(_played(start, moves))
@@ -112,6 +123,7 @@ def main() -> int:
                 replay_capture(read_capture(path))
 
         base = best_of(args.runs, baseline)
+        least = best_of(args.runs, floor)
         pgn = best_of(args.runs, read_pgn)
         rec = best_of(args.runs, recognize)
         full = best_of(args.runs, replay)
@@ -128,6 +140,8 @@ def main() -> int:
     print(f"{len(games)} games, {plies} plies, {events} sensor events (best of {args.runs})")
     print(f"python-chess push_san      {base / plies * 1e6:8.1f} us/ply   (baseline)")
     print(f"python-chess read_game     {pgn / plies * 1e6:8.1f} us/ply   (PGN baseline)")
+    print(f"python-chess floor         {least / plies * 1e6:8.1f} us/ply   "
+          f"speed vs baseline {base / least:.2f}x (is_legal + push + end test: the ceiling)")
     print(f"recognizer (events)        {rec / plies * 1e6:8.1f} us/ply   speed vs baseline {base / rec:.2f}x")
     print(f"replay (files, read+decode){full / plies * 1e6:8.1f} us/ply   "
           f"speed vs baseline {base / full:.2f}x, vs PGN baseline {pgn / full:.2f}x")
