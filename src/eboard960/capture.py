@@ -90,10 +90,14 @@ def parse_start(value: Any) -> chess.Board:
     raise CaptureError(f"start must be a position number or a FEN, not {value!r}")
 
 
+SQUARES = {name: square for square, name in enumerate(chess.SQUARE_NAMES)}
+
+
 def _square(value: Any, line: int) -> chess.Square:
-    if isinstance(value, str) and value in chess.SQUARE_NAMES:
-        return chess.SQUARE_NAMES.index(value)
-    raise CaptureError(f"line {line}: unknown square {value!r}")
+    square = SQUARES.get(value) if isinstance(value, str) else None
+    if square is None:
+        raise CaptureError(f"line {line}: unknown square {value!r}")
+    return square
 
 
 def _hex(value: Any, line: int) -> bytes:
