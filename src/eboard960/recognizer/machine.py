@@ -531,10 +531,10 @@ class Recognizer:
         A piece the board identifies on a move's destination that cannot be there after it
         rules the move out: a pawn reported back on e3 is no queen capturing on e3.
         """
-        first = moves[0]
-        if (len(moves) == 1 and not self._pieces) or board.is_castling(first):
+        first, pieces = moves[0], self._pieces
+        if (len(moves) == 1 and first.to_square not in pieces) or board.is_castling(first):
             return first
-        moves = [m for m in moves if self._pieces.get(m.to_square) in (None, self._placed(board, m))]
+        moves = [m for m in moves if pieces.get(m.to_square) in (None, self._placed(board, m))]
         if not moves:
             return None
         first = moves[0]
