@@ -34,6 +34,7 @@ from eboard960.events import (
 FORMAT_VERSION = 1
 PGN_HEADER_KEYS = ("white", "black", "event", "site", "round")
 RECORD_KEYS = ("rx", "tx", "lift", "place", "board", "button", "link", "note")
+RECORD_KINDS = frozenset(RECORD_KEYS)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -112,9 +113,9 @@ def parse_record(obj: Any, line: int) -> Record:
     if not isinstance(obj, dict):
         raise CaptureError(f"line {line}: a record must be a JSON object")
     t = obj.get("t")
-    if isinstance(t, bool) or not isinstance(t, int | float):
+    if t.__class__ not in (float, int):  # bool is an int, not a time
         raise CaptureError(f"line {line}: record has no numeric time 't'")
-    keys = [key for key in RECORD_KEYS if key in obj]
+    keys = [key for key in obj if key in RECORD_KINDS]
     if len(keys) != 1:
         raise CaptureError(f"line {line}: record needs exactly one of {', '.join(RECORD_KEYS)}")
     kind = keys[0]
