@@ -288,3 +288,56 @@ def test_a_takeback_gives_the_clock_back_to_the_side_to_move() -> None:
     play(session, chess.Board(chess960=True), chess.Move.from_uci("d2d4"), 10.0)
     session.press(chess.WHITE, 10.0)
     assert "1. d4 { [%clk 0:04:53] }" in str(session.pgn())
+
+
+def test_a_fallen_flag_ends_the_game_on_time_and_a_later_move_is_not_part_of_it(tmp_path) -> None:
+    path = tmp_path / "flag.jsonl"
+    live = PlaySession(518, controls=parse_time_controls("1"), settle=1.0)
+    board = chess.Board(chess960=True)
+    with CaptureWriter(path, board="events", start=518) as journal:
+        def carry(effects: list[object]) -> list[object]:
+            for effect in effects:
+                if isinstance(effect, JournalEvent):
+                    journal.event(effect.event)
+                elif isinstance(effect, JournalNote):
+                    journal.note(effect.t, effect.text)
+            return effects
+
+        def feed(event: object) -> list[object]:
+            journal.event(event)
+            return carry(live.feed(event))
+
+        feed(BoardSnapshot.from_board(board, t=0.0))
+        for step in move_events(board, chess.Move.from_uci("e2e4")):
+            feed(at(step, 2.0))
+        board.push(chess.Move.from_uci("e2e4"))
+        carry(live.tick(3.5))  # the settled move is pressed for White: Black's minute runs from 3.5 s
+        assert live.board.move_stack == [chess.Move.from_uci("e2e4")]
+        assert [e for e in carry(live.tick(63.4)) if isinstance(e, Said)] == []
+        said = [e.text for e in carry(live.tick(63.6)) if isinstance(e, Said)]
+        assert said == ["Black's flag fell: 1-0 (time forfeit)"]
+        for step in move_events(board, chess.Move.from_uci("e7e5")):  # too late: not recorded
+            feed(at(step, 70.0))
+        carry(live.tick(72.0))
+    assert live.status(72.0) == "game over: 1-0 (time forfeit)"
+    assert live.board.move_stack == [chess.Move.from_uci("e2e4")]
+    game = live.pgn()
+    assert game.headers["Result"] == "1-0" and game.headers["Termination"] == "time forfeit"
+    assert str(game).endswith("1. e4 { [%clk 0:00:56] } 1-0")  # pressed at 3.5 s
+    replayed = PlaySession(518, controls=parse_time_controls("1"), settle=1.0)
+    replay_into(replayed, read_capture(path))  # no ticks: the flag is found at the next event
+    assert str(replayed.pgn()) == str(game)
+    effects = live.feed(BoardSnapshot.from_board(chess.Board(), t=80.0))
+    assert Said(t=80.0, text="new game: White to move") in effects
+    first, second = live.games()
+    assert first.headers["Result"] == "1-0" and second.headers["Result"] == "*"
+    assert "Termination" not in second.headers
+
+
+def test_a_flag_is_a_draw_when_the_other_side_cannot_mate() -> None:
+    start = chess.Board("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", chess960=True)
+    session = PlaySession(start, controls=parse_time_controls("1"))
+    session.feed(BoardSnapshot.from_board(start, t=0.0))
+    said = [e.text for e in session.tick(60.5) if isinstance(e, Said)]
+    assert said == ["White's flag fell: 1/2-1/2 (time forfeit)"]
+    assert session.pgn().headers["Result"] == "1/2-1/2"

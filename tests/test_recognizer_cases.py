@@ -282,3 +282,17 @@ def test_a_move_report_keeps_its_san_after_a_takeback_and_another_move_at_its_pl
     first, second = reports[0], reports[2]
     assert (first.ply, second.ply) == (1, 1)
     assert (second.san, first.san, first.uci) == ("d4", "e4", "e2e4")
+
+
+def test_a_game_stopped_off_the_board_records_nothing_until_a_new_set_up() -> None:
+    rec = Recognizer(518)
+    for step in (PieceLifted(square=chess.E2, t=1), PiecePlaced(square=chess.E4, t=2)):
+        rec.feed(step)
+    rec.stop()  # say White's flag fell with e4 on the board but the clock not pressed
+    assert rec.mode is Mode.GAME_OVER and rec.open_move is None
+    later = [PieceLifted(square=chess.E7, t=3), PiecePlaced(square=chess.E5, t=4),
+             ButtonPressed(button="black", t=5)]
+    assert [report for step in later for report in rec.feed(step)] == []
+    assert rec.board.move_stack == []
+    (report,) = rec.feed(BoardSnapshot.from_board(chess.Board(), t=9))
+    assert report.kind == "new_game" and rec.mode is Mode.PLAYING

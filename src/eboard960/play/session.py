@@ -117,6 +117,7 @@ class _State:
     clk: list[int] = field(default_factory=list)
     last_report: Report | None = None
     result: str | None = None
+    forfeit: str | None = None  # the PGN result when a flag ended the game
     refusal: str | None = None
 
 
@@ -142,7 +143,7 @@ class PlaySession:
         self.settle = settle
         self.names = names
         self._state = _State()
-        self._archived_clk: list[list[int]] = []
+        self._archived: list[_State] = []  # the finished games' clocks and endings
         self._last_command_ms = 0
         self._sans: tuple[chess.Board | None, list[chess.Move], tuple[str, ...]] = (None, [], ())
 
@@ -173,9 +174,10 @@ class PlaySession:
             self._state.link_up = True  # a board that speaks is connected
         if isinstance(event, ButtonPressed) and event.button in ("white", "black"):
             return self._press(event, local=False)
+        effects = self._flag_fell(event.t)
         self._state.last_input = event.t
         self._state.refusal = None
-        effects = self._reports(self.recognizer.feed(event))
+        effects += self._reports(self.recognizer.feed(event))
         return effects + self._check_set_up(event.t)
 
     def press(self, side: chess.Color, t: float) -> list[Effect]:
@@ -210,7 +212,7 @@ class PlaySession:
 
     def tick(self, t: float) -> list[Effect]:
         """Time passes: auto-press a settled move, notice a flag, ask the engine."""
-        effects: list[Effect] = []
+        effects = self._flag_fell(t)
         rec = self.recognizer
         if (self.settle is not None and rec.mode is Mode.MOVED and rec.open_move is not None
                 and t - self._state.last_input >= self.settle and self._engine_accepts()):
@@ -226,9 +228,10 @@ class PlaySession:
         journal later does the same there. A move standing where the engine's
         should be, but is not the engine's, stays open.
         """
+        flagged = self._flag_fell(t)
         if not self._engine_accepts():
-            return []
-        effects = self._reports(self.recognizer.finish(t))
+            return flagged
+        effects = flagged + self._reports(self.recognizer.finish(t))
         return [JournalNote(t=t, text=RESUME_NOTE), *effects] if journal else effects
 
     # ---------------------------------------------------------------- outputs
@@ -305,9 +308,11 @@ class PlaySession:
         games = self.recognizer.games()
         for game in games:  # the recognizer stamps only the current game
             game.headers.update({**headers, **self.headers})
-        if self.clock is not None:
-            for game, clocks in zip(games, [*self._archived_clk, self._state.clk], strict=True):
-                for node, ms in zip(game.mainline(), clocks, strict=False):
+        for game, state in zip(games, [*self._archived, self._state], strict=True):
+            if state.forfeit is not None:
+                game.headers.update({"Result": state.forfeit, "Termination": "time forfeit"})
+            if self.clock is not None:
+                for node, ms in zip(game.mainline(), state.clk, strict=False):
                     node.set_clock(ms // 1000)
         return games
 
@@ -328,14 +333,42 @@ class PlaySession:
     def _press(self, event: ButtonPressed, *, local: bool) -> list[Effect]:
         side = chess.WHITE if event.button == "white" else chess.BLACK
         rec = self.recognizer
+        flagged = self._flag_fell(event.t)
         if side == self.board.turn and not self._engine_accepts():
             engine_move = self.engine.move
             if engine_move is None:
-                return [Said(t=event.t, text="the engine is still thinking")]
+                return [*flagged, Said(t=event.t, text="the engine is still thinking")]
             self._state.refusal = f"make the engine's move {self.board.san(engine_move)}"
-            return [Said(t=event.t, text=f"illegal: {self._state.refusal}")]
+            return [*flagged, Said(t=event.t, text=f"illegal: {self._state.refusal}")]
         effects: list[Effect] = [JournalEvent(event=event)] if local else []
-        return effects + self._reports(rec.feed(event))
+        return flagged + effects + self._reports(rec.feed(event))
+
+    def _flag_fell(self, t: float) -> list[Effect]:
+        """A flag fell by `t`: the game ends on time, in the position it had then.
+
+        Checked before every input, at the input's time, so that replaying the
+        journal ends the game where the live session did. The side whose flag
+        fell loses, unless the other side has too little material to mate
+        (python-chess's `has_insufficient_material`): then it is a draw.
+        """
+        clock, state = self.clock, self._state
+        if clock is None or not clock.started or state.result is not None:
+            return []
+        flags = clock.flags(max(ms_from_seconds(t), self._last_command_ms))
+        if not flags:
+            return []
+        loser = flags[0].side
+        if self.board.has_insufficient_material(not loser):
+            state.forfeit = "1/2-1/2"
+        else:
+            state.forfeit = "0-1" if loser == chess.WHITE else "1-0"
+        state.result = f"{state.forfeit} (time forfeit)"
+        if clock.running:
+            self._last_command_ms = max(self._last_command_ms, flags[0].at)
+            clock.pause(self._last_command_ms)
+        self.recognizer.stop()
+        side = chess.COLOR_NAMES[loser].capitalize()
+        return [Said(t=t, text=f"{side}'s flag fell: {state.result}"), GameChanged()]
 
     def _engine_accepts(self) -> bool:
         """False when the board shows another move than the engine's, on the engine's turn."""
@@ -412,7 +445,7 @@ class PlaySession:
 
     def _new_game(self, t: float) -> list[Effect]:
         """The pieces were set up again: the finished game is kept, a new one starts on a fresh clock."""
-        self._archived_clk.append(self._state.clk)
+        self._archived.append(self._state)
         self._state = _State(link_up=self._state.link_up, set_up=True, last_input=t)
         if self.controls is not None:
             self.clock = Clock(*self.controls)

@@ -164,6 +164,13 @@ class Recognizer:
         self._commit_pending()
         return self._out
 
+    def stop(self) -> None:
+        """The game ended off the board (a flag fell, a resignation): an open move is dropped, and no
+        move is recorded until the pieces are set up for a new game. Nothing is reported: the caller
+        knows the result."""
+        if self.mode is not Mode.GAME_OVER:
+            self._fire("stop")
+
     def _commit_pending(self) -> None:
         """The mover's clock or the end of input: the open move (or a latent capture) is final."""
         if self._open is not None:
