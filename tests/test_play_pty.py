@@ -82,6 +82,11 @@ def test_full_chess960_game_over_a_pty_with_clock_presses_pulled_cable_and_exact
                 await runner.until(lambda n=ply + 1: len(rec.board.move_stack) == n,
                                    what=f"the press after {move}")
                 game.push(move)
+            # mate paused the session's clock: the DGT 3000 shows its times, stopped
+            reading = session.clock.reading(int(runner.now() * 1000))
+            shown = (-(-reading.white_ms // 1000), -(-reading.black_ms // 1000))
+            await runner.until(lambda: model.clock.paused and (model.clock.left, model.clock.right) == shown,
+                               what="the clock to show the session's times")
 
         await asyncio.wait_for(runner.run(drive), 30)
         await socket.pull()

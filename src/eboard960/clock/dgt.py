@@ -46,6 +46,45 @@ _TIME_CHANGES = (PositionConfirmed, ClockStarted, MoveCompleted, ClockPaused, Cl
                  FlagFell)
 
 
+class ClockOutbox:
+    """Commands for a DGT clock, handed out one at a time: each waits for the clock's acknowledgement.
+
+    An unanswered command goes again after `RESEND_AFTER` seconds, `RESENDS` times at most;
+    a command never acknowledged is named in `problems` and the next one goes.
+    """
+
+    def __init__(self, problems: list[str] | None = None) -> None:
+        self.problems = problems if problems is not None else []
+        self._queue: deque[ClockCommand] = deque()
+        self._waiting: ClockCommand | None = None
+        self._sent_at = 0.0
+        self._resends = 0
+
+    def put(self, commands: Iterable[ClockCommand]) -> None:
+        self._queue.extend(commands)
+
+    def acknowledged(self) -> None:
+        """The clock answered the command sent last."""
+        self._waiting = None
+
+    def outgoing(self, t: float) -> list[ClockCommand]:
+        """The command to send now, if the clock is ready for one (else nothing)."""
+        if self._waiting is not None:
+            if t - self._sent_at < RESEND_AFTER:
+                return []
+            if self._resends >= RESENDS:
+                self.problems.append(f"the DGT clock never acknowledged {self._waiting!r}")
+                self._waiting = None
+            else:
+                self._resends += 1
+                self._sent_at = t
+                return [self._waiting]
+        if not self._queue:
+            return []
+        self._waiting, self._sent_at, self._resends = self._queue.popleft(), t, 0
+        return [self._waiting]
+
+
 class DgtClockLink:
     """Joins a `ClockMachine` to a DGT clock; `problems` collects refused presses."""
 
@@ -62,10 +101,7 @@ class DgtClockLink:
         self.white_side = white_side
         self.screen_seconds = screen_seconds
         self.problems: list[str] = []
-        self._queue: deque[ClockCommand] = deque()
-        self._waiting: ClockCommand | None = None
-        self._sent_at = 0.0
-        self._resends = 0
+        self._outbox = ClockOutbox(self.problems)
         self._screens: list[ClockCommand] = []
         self._next_screen_at: float | None = None
         self._screen_index = 0
@@ -75,7 +111,7 @@ class DgtClockLink:
         out: list[ClockEvent] = []
         for event in events:
             if isinstance(event, ClockAck) and event.command is not None:
-                self._waiting = None
+                self._outbox.acknowledged()
             elif isinstance(event, ButtonPressed) and event.button in DGT_BUTTONS:
                 out += self.press(DGT_BUTTONS[event.button], event.t)
         return out + self.tick(t)
@@ -96,26 +132,13 @@ class DgtClockLink:
         self._follow(out, t)
         if self._next_screen_at is not None and t >= self._next_screen_at and self._screens:
             self._screen_index = (self._screen_index + 1) % len(self._screens)
-            self._queue.append(self._screens[self._screen_index])
+            self._outbox.put([self._screens[self._screen_index]])
             self._next_screen_at = t + self.screen_seconds
         return out
 
     def outgoing(self, t: float) -> list[ClockCommand]:
         """The command to send now, if the clock is ready for one (else nothing)."""
-        if self._waiting is not None:
-            if t - self._sent_at < RESEND_AFTER:
-                return []
-            if self._resends >= RESENDS:
-                self.problems.append(f"the DGT clock never acknowledged {self._waiting!r}")
-                self._waiting = None
-            else:
-                self._resends += 1
-                self._sent_at = t
-                return [self._waiting]
-        if not self._queue:
-            return []
-        self._waiting, self._sent_at, self._resends = self._queue.popleft(), t, 0
-        return [self._waiting]
+        return self._outbox.outgoing(t)
 
     def _follow(self, events: list[ClockEvent], t: float) -> None:
         """Queue what the clock face must show after `events`."""
@@ -123,14 +146,13 @@ class DgtClockLink:
             if isinstance(event, PositionShown):
                 self._screens = dgt_screen_commands(event.position, event.number, self.kind)
                 self._screen_index = 0
-                self._queue.append(self._screens[0])
+                self._outbox.put([self._screens[0]])
                 self._next_screen_at = t + self.screen_seconds
             elif isinstance(event, PositionConfirmed | PositionDiscarded):
                 self._screens, self._next_screen_at = [], None
-                self._queue.append(ClockEnd())
+                self._outbox.put([ClockEnd()])
             if isinstance(event, _TIME_CHANGES):
-                self._queue.extend(dgt_times_command(self.machine.reading(t),
-                                                     white_side=self.white_side))
+                self._outbox.put(dgt_times_command(self.machine.reading(t), white_side=self.white_side))
 
 
 async def serve_dgt_clock(

@@ -26,10 +26,13 @@ from typing import Protocol, TextIO
 import chess
 
 from eboard960.board import Board
+from eboard960.clock.announce import dgt_times_command
+from eboard960.clock.core import ms_from_seconds
+from eboard960.clock.dgt import ClockOutbox
 from eboard960.commands import SetLeds
 from eboard960.emulators.hand import hand_steps
 from eboard960.errors import Eboard960Error
-from eboard960.events import PieceLifted, PiecePlaced
+from eboard960.events import LinkChanged, PieceLifted, PiecePlaced
 from eboard960.play.demo import demo_moves
 from eboard960.play.engine import EngineOpponent
 from eboard960.play.errors import PlayError
@@ -44,6 +47,7 @@ from eboard960.play.session import (
     Said,
 )
 from eboard960.play.virtual import HELP, VirtualBoard, parse_command
+from eboard960.protocols.dgt_clock import ClockAck, ClockTimes
 from eboard960.recognizer.table import Mode
 from eboard960.replay import SQUARE_EVENTS
 
@@ -93,6 +97,9 @@ class Runner:
         self._changed = asyncio.Event()
         self._engine_task: asyncio.Task[None] | None = None
         self._failure: BaseException | None = None
+        self.clock_face: ClockOutbox | None = None
+        """Commands for a DGT clock on the board, once it has reported its times; None without one."""
+        self._face_shows: tuple[object, ...] | None = None
 
     def now(self) -> float:
         """Seconds on the journal's time axis, to the millisecond."""
@@ -122,8 +129,28 @@ class Runner:
             # once per batch: a move that ends the game changes it twice, and every
             # write is the same text (the session is already past both), fsync'd
             self.journal.write_pgn(self.session.pgn_text())
+        self._show_clock()
         self.display.show(self.session.view(self.now()))
         self._changed.set()
+
+    def _show_clock(self) -> None:
+        """A DGT clock on the board shows the session's clock: set again whenever a side starts or
+        stops running (it counts down by itself in between), one command at a time as it acks."""
+        clock, face = self.session.clock, self.clock_face
+        if clock is None or face is None:
+            return
+        now = self.now()
+        reading = clock.reading(ms_from_seconds(now))
+        shows = (id(clock), reading.started, reading.running, reading.to_move,
+                 reading.white_moves + reading.black_moves, len(reading.flags))
+        if shows != self._face_shows:
+            self._face_shows = shows
+            face.put(dgt_times_command(reading))
+        for command in face.outgoing(now):
+            with contextlib.suppress(Eboard960Error):  # the link is down: it is set afresh on reconnection
+                self.board.send(command)
+        while face.problems:
+            self.display.say(face.problems.pop(0))
 
     def _send_leds(self, command: SetLeds) -> None:
         with contextlib.suppress(Eboard960Error):  # a board without LEDs: nothing to light
@@ -153,9 +180,17 @@ class Runner:
     async def _consume(self) -> None:
         async for event in self.board:
             self.received[type(event).__name__] += 1
+            if isinstance(event, LinkChanged):
+                self.clock_face = None  # a clock that answers again after the reconnection is set afresh
             if isinstance(event, SQUARE_EVENTS):
                 event = dataclasses.replace(event, t=round(self.offset + event.t, 3))
                 self.handle(self.session.feed(event))
+            elif isinstance(event, ClockTimes) and self.clock_face is None:
+                self.clock_face, self._face_shows = ClockOutbox(), None
+                self._show_clock()
+            elif isinstance(event, ClockAck) and event.command is not None and self.clock_face is not None:
+                self.clock_face.acknowledged()
+                self._show_clock()
 
     async def _tick(self) -> None:
         while True:
