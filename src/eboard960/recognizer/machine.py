@@ -143,9 +143,9 @@ class Recognizer:
         self._t = event.t
         kind = type(event)
         if kind is PieceLifted:
-            self._lift(63 - event.square if self.rotated else event.square)
+            self._lift(self._map(event.square))
         elif kind is PiecePlaced:
-            self._place(63 - event.square if self.rotated else event.square, event.piece)
+            self._place(self._map(event.square), event.piece)
         elif kind is ButtonPressed:
             self._button(event.button)
         elif kind is BoardSnapshot:
