@@ -92,6 +92,8 @@ def _routes() -> dict[tuple[Mode, str], tuple[Route, ...]]:
     routes: dict[tuple[Mode, str], tuple[Route, ...]] = {}
     for trigger, event in machine.events.items():
         for source, lines in event.transitions.items():
+            if any(line.prepare or line.before for line in lines):
+                raise ValueError(f"{trigger}: the routes carry only conditions and 'after' callbacks")
             routes[Mode[source], trigger] = tuple(
                 Route(Mode[line.dest], tuple((c.func, c.target) for c in line.conditions), tuple(line.after))
                 for line in lines
