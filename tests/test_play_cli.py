@@ -193,3 +193,16 @@ def test_typed_game_resumed_from_its_journal(tmp_path: Path, capsys, monkeypatch
     assert "move 2... d6" in out
     assert [m.uci() for m in replay_capture(read_capture(journal)).games[0].mainline_moves()] == [
         "e2e4", "c7c5", "g1f3", "d7d6"]
+
+
+def test_a_typed_resignation_ends_the_game_and_stays_ended_on_resume(tmp_path: Path, capsys,
+                                                                       monkeypatch) -> None:
+    journal = tmp_path / "resigned.jsonl"
+    _typed_stdin(monkeypatch, "e4\ne5\nresign white\nNf3\nquit\n")
+    assert main(["play", "--position", "518", "--time", "3+2", "--record", str(journal)]) == 0
+    out = capsys.readouterr().out
+    assert "White resigns: 0-1" in out and "move 2. Nf3" not in out
+    assert '[Termination "normal"]' in out and out.rstrip().endswith("0-1")
+    _typed_stdin(monkeypatch, "quit\n")
+    assert main(["play", "--resume", str(journal)]) == 0
+    assert "game over: 0-1 (White resigns)" in capsys.readouterr().out

@@ -341,3 +341,71 @@ def test_a_flag_is_a_draw_when_the_other_side_cannot_mate() -> None:
     said = [e.text for e in session.tick(60.5) if isinstance(e, Said)]
     assert said == ["White's flag fell: 1/2-1/2 (time forfeit)"]
     assert session.pgn().headers["Result"] == "1/2-1/2"
+
+
+def test_a_resignation_keeps_the_move_standing_on_the_board_and_ends_the_game(tmp_path) -> None:
+    path = tmp_path / "resign.jsonl"
+    live = PlaySession(518, controls=parse_time_controls("5"))
+    board = chess.Board(chess960=True)
+    with CaptureWriter(path, board="events", start=518) as journal:
+        def feed(event: object) -> list[object]:
+            journal.event(event)
+            return live.feed(event)
+
+        feed(BoardSnapshot.from_board(board, t=0.0))
+        for step in move_events(board, chess.Move.from_uci("e2e4")):
+            feed(at(step, 2.0))
+        board.push(chess.Move.from_uci("e2e4"))
+        effects = live.resign(chess.BLACK, 5.0)  # e4 stands unpressed: it was made before Black resigned
+        for effect in effects:
+            if isinstance(effect, JournalNote):
+                journal.note(effect.t, effect.text)
+        for step in move_events(board, chess.Move.from_uci("e7e5")):  # after the end: not recorded
+            feed(at(step, 8.0))
+    assert [e.text for e in effects if isinstance(e, Said)] == ["move 1. e4", "Black resigns: 1-0"]
+    assert live.status(9.0) == "game over: 1-0 (Black resigns)"
+    assert live.board.move_stack == [chess.Move.from_uci("e2e4")]
+    view = live.view(60.0)
+    assert (view.white_ms, view.black_ms) == (295_000, 300_000)  # e4 final, and the clock stopped, at 5 s
+    game = live.pgn()
+    assert game.headers["Result"] == "1-0" and game.headers["Termination"] == "normal"
+    assert str(game).endswith("1. e4 { [%clk 0:04:55] } 1-0")
+    replayed = PlaySession(518, controls=parse_time_controls("5"))
+    replay_into(replayed, read_capture(path))
+    assert str(replayed.pgn()) == str(game)
+    assert replayed.status(9.0) == live.status(9.0)
+
+
+def test_resign_means_the_player_facing_the_engine_and_a_draw_can_be_agreed() -> None:
+    session = PlaySession(518, engine_side=chess.WHITE)
+    set_up(session, chess.Board(chess960=True))
+    said = [e.text for e in session.resign(None, 1.0) if isinstance(e, Said)]
+    assert said == ["Black resigns: 1-0"]
+    assert [e.text for e in session.agree_draw(2.0) if isinstance(e, Said)] == [
+        "the game is already over: 1-0 (Black resigns)"
+    ]
+    two_players = PlaySession(518)
+    assert [e.text for e in two_players.agree_draw(0.5) if isinstance(e, Said)] == [
+        "no game to end yet: set up position 518"
+    ]
+    set_up(two_players, chess.Board(chess960=True), t=1.0)
+    effects = two_players.agree_draw(3.0)
+    assert JournalNote(t=3.0, text="draw agreed") in effects
+    assert two_players.pgn().headers["Result"] == "1/2-1/2"
+    board = chess.Board(chess960=True)
+    play(two_players, board, chess.Move.from_uci("e2e4"), 4.0)
+    two_players.press(chess.WHITE, 5.0)
+    assert two_players.board.move_stack == []
+    assert two_players.status(6.0) == "game over: 1/2-1/2 (draw agreed)"
+
+
+def test_a_mate_standing_on_the_board_outranks_a_resignation_after_it() -> None:
+    session = PlaySession(518)
+    board = chess.Board(chess960=True)
+    set_up(session, board)
+    for t, uci in enumerate(["f2f3", "e7e5", "g2g4", "d8h4"], start=1):
+        play(session, board, chess.Move.from_uci(uci), float(t))
+    said = [e.text for e in session.resign(chess.WHITE, 6.0) if isinstance(e, Said)]
+    assert said == ["move 2... Qh4#", "game over: 0-1 (checkmate)",
+                    "the game is already over: 0-1 (checkmate)"]
+    assert "Termination" not in session.pgn().headers

@@ -38,6 +38,10 @@ def test_castling_typed_every_way(typed: str) -> None:
     ("place e8 q", Command(action="place", square=chess.E8, piece=chess.Piece.from_symbol("q"))),
     ("  press ", Command(action="press")),
     ("quit", Command(action="quit")),
+    ("resign", Command(action="resign")),
+    ("Resign Black", Command(action="resign", side=chess.BLACK)),
+    ("resign white", Command(action="resign", side=chess.WHITE)),
+    ("draw", Command(action="draw")),
     ("d3", Command(action="move", move=chess.Move.from_uci("d2d3"))),
 ])
 def test_commands(typed: str, expected: Command) -> None:
@@ -54,6 +58,8 @@ def test_commands(typed: str, expected: Command) -> None:
     ("place e4 X", "'X' is not a piece letter"),
     ("lift e2 e4", "too many words for 'lift'"),
     ("Nc3 now", "cannot read 'Nc3 now'"),
+    ("resign red", "'resign' takes no more than the side"),
+    ("draw please", "cannot read 'draw please'"),
 ])
 def test_mistakes_say_what_is_wrong(typed: str, message: str) -> None:
     with pytest.raises(PlayError, match=message.replace("(", r"\(").replace(")", r"\)")):

@@ -327,8 +327,13 @@ async def _command(runner: Runner, line: str) -> bool:
         runner.display.say(HELP)
     elif command.action == "press":
         runner.handle(session.press(session.board.turn, runner.now()))
+    elif command.action == "resign":
+        runner.handle(session.resign(command.side, runner.now()))
+    elif command.action == "draw":
+        runner.handle(session.agree_draw(runner.now()))
     elif runner.virtual is None:
-        raise PlayError("a real board is moved by hand; here only 'press', 'help' and 'quit' work")
+        raise PlayError("a real board is moved by hand; at the keyboard only 'press', 'resign', 'draw', "
+                        "'help' and 'quit' work")
     elif command.action == "move":
         await runner.make_move(command.move)
     elif command.action == "lift":

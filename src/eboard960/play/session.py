@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 ENGINE_NOTE = "engine "
 CLOCK_NOTE = "clock "
 RESUME_NOTE = "resumed"
+RESIGN_NOTE = "resign "
+DRAW_NOTE = "draw agreed"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -117,7 +119,7 @@ class _State:
     clk: list[int] = field(default_factory=list)
     last_report: Report | None = None
     result: str | None = None
-    forfeit: str | None = None  # the PGN result when a flag ended the game
+    ending: tuple[str, str] | None = None  # (PGN result, Termination) when the game ended off the board
     refusal: str | None = None
 
 
@@ -202,6 +204,10 @@ class PlaySession:
         """A note read back from the journal: engine moves and earlier resumes are restored from it."""
         if text == RESUME_NOTE:
             return self.resume_at(t, journal=False)
+        if text.startswith(RESIGN_NOTE) and (side := text[len(RESIGN_NOTE):]) in chess.COLOR_NAMES:
+            return self.resign(side == "white", t, journal=False)
+        if text == DRAW_NOTE:
+            return self.agree_draw(t, journal=False)
         if text.startswith(ENGINE_NOTE) and self.engine is not None:
             try:
                 move = self.board.parse_uci(text[len(ENGINE_NOTE):].strip())
@@ -233,6 +239,18 @@ class PlaySession:
             return flagged
         effects = flagged + self._reports(self.recognizer.finish(t))
         return [JournalNote(t=t, text=RESUME_NOTE), *effects] if journal else effects
+
+    def resign(self, side: chess.Color | None, t: float, *, journal: bool = True) -> list[Effect]:
+        """`side` resigns (None: the player facing the engine, else the side to move): the other side wins."""
+        if side is None:
+            side = not self.engine.side if self.engine is not None else self.board.turn
+        result = "0-1" if side == chess.WHITE else "1-0"
+        name = chess.COLOR_NAMES[side]
+        return self._agreed(t, result, f"{name.capitalize()} resigns", RESIGN_NOTE + name, journal)
+
+    def agree_draw(self, t: float, *, journal: bool = True) -> list[Effect]:
+        """The players agree a draw."""
+        return self._agreed(t, "1/2-1/2", "draw agreed", DRAW_NOTE, journal)
 
     # ---------------------------------------------------------------- outputs
 
@@ -309,8 +327,8 @@ class PlaySession:
         for game in games:  # the recognizer stamps only the current game
             game.headers.update({**headers, **self.headers})
         for game, state in zip(games, [*self._archived, self._state], strict=True):
-            if state.forfeit is not None:
-                game.headers.update({"Result": state.forfeit, "Termination": "time forfeit"})
+            if state.ending is not None:
+                game.headers.update({"Result": state.ending[0], "Termination": state.ending[1]})
             if self.clock is not None:
                 for node, ms in zip(game.mainline(), state.clk, strict=False):
                     node.set_clock(ms // 1000)
@@ -359,16 +377,40 @@ class PlaySession:
             return []
         loser = flags[0].side
         if self.board.has_insufficient_material(not loser):
-            state.forfeit = "1/2-1/2"
+            result = "1/2-1/2"
         else:
-            state.forfeit = "0-1" if loser == chess.WHITE else "1-0"
-        state.result = f"{state.forfeit} (time forfeit)"
+            result = "0-1" if loser == chess.WHITE else "1-0"
+        state.ending = (result, "time forfeit")
+        state.result = f"{result} (time forfeit)"
         if clock.running:
             self._last_command_ms = max(self._last_command_ms, flags[0].at)
             clock.pause(self._last_command_ms)
         self.recognizer.stop()
         side = chess.COLOR_NAMES[loser].capitalize()
         return [Said(t=t, text=f"{side}'s flag fell: {state.result}"), GameChanged()]
+
+    def _agreed(self, t: float, result: str, how: str, note: str, journal: bool) -> list[Effect]:
+        """The players end the game (a resignation, an agreed draw).
+
+        A move standing on the board was made before they agreed, so it is
+        committed first, as at the end of input; if it ends the game by itself
+        (a mate), that ending stands.
+        """
+        effects = self._flag_fell(t)
+        state = self._state
+        if state.result is None and state.set_up and self._engine_accepts():
+            effects += self._reports(self.recognizer.finish(t))
+        if state.result is not None:
+            return [*effects, Said(t=t, text=f"the game is already over: {state.result}")]
+        if not state.set_up:
+            return [*effects, Said(t=t, text=f"no game to end yet: set up position {self.start_number}")]
+        state.ending = (result, "normal")
+        state.result = f"{result} ({how})"
+        if self.clock is not None and self.clock.running:
+            self.clock.pause(self._command_time(t))
+        self.recognizer.stop()
+        effects += [Said(t=t, text=f"{how}: {result}"), GameChanged()]
+        return [JournalNote(t=t, text=note), *effects] if journal else effects
 
     def _engine_accepts(self) -> bool:
         """False when the board shows another move than the engine's, on the engine's turn."""

@@ -20,7 +20,7 @@ from eboard960.events import PieceLifted, PiecePlaced
 from eboard960.play.errors import PlayError
 
 HELP = ("type a move (e2e4, Nf3, O-O), or 'lift e1', 'place g1 [K]', 'press' (the clock), "
-        "'help', 'quit'")
+        "'resign [white|black]', 'draw' (agreed), 'help', 'quit'")
 
 
 class MemoryLink:
@@ -71,12 +71,13 @@ class VirtualBoard:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Command:
-    """One typed command: `action` is move, lift, place, press, help or quit."""
+    """One typed command: `action` is move, lift, place, press, resign, draw, help or quit."""
 
     action: str
     move: chess.Move | None = None
     square: chess.Square | None = None
     piece: chess.Piece | None = None
+    side: chess.Color | None = None  # who resigns; None: the player at the keyboard
 
 
 def parse_command(text: str, board: chess.Board) -> Command:
@@ -85,8 +86,10 @@ def parse_command(text: str, board: chess.Board) -> Command:
     if not words:
         raise PlayError("empty command; " + HELP)
     head = words[0].lower()
-    if head in ("press", "quit", "help") and len(words) == 1:
+    if head in ("press", "draw", "quit", "help") and len(words) == 1:
         return Command(action=head)
+    if head == "resign":
+        return _resign_command(words)
     if head in ("lift", "place"):
         return _square_command(head, words)
     if len(words) == 1:
@@ -109,6 +112,14 @@ def _square_command(head: str, words: list[str]) -> Command:
                 raise PlayError(f"{words[2]!r} is not a piece letter (KQRBNP, kqrbnp)") from None
         return Command(action="place", square=square, piece=piece)
     raise PlayError(f"too many words for '{head}'")
+
+
+def _resign_command(words: list[str]) -> Command:
+    if len(words) == 1:
+        return Command(action="resign")
+    if len(words) == 2 and words[1].lower() in chess.COLOR_NAMES:
+        return Command(action="resign", side=words[1].lower() == "white")
+    raise PlayError("'resign' takes no more than the side: 'resign', 'resign white' or 'resign black'")
 
 
 def _parse_move(word: str, board: chess.Board) -> chess.Move:
