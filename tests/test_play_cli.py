@@ -118,6 +118,8 @@ def test_keyboard_drives_the_emulated_board(tmp_path: Path) -> None:
     (["--board", "dgt", "--ble", "DGT"], "--board dgt cannot be reached that way"),
     (["--demo", "--pace", "9"], "--pace must be between 0 and 5 seconds, not 9.0"),
     (["--demo", "--board", "dgt", "--port", "/dev/null"], "--demo plays on the emulated board"),
+    (["--board", "chesslink", "--port", "/dev/null", "--white-side", "right"],
+     "--white-side is for a DGT clock; leave it out for other boards"),
 ])
 def test_user_mistakes_are_one_line_errors(argv: list[str], message: str, tmp_path: Path, capsys,
                                            monkeypatch) -> None:
@@ -199,7 +201,9 @@ def test_a_typed_resignation_ends_the_game_and_stays_ended_on_resume(tmp_path: P
                                                                        monkeypatch) -> None:
     journal = tmp_path / "resigned.jsonl"
     _typed_stdin(monkeypatch, "e4\ne5\nresign white\nNf3\nquit\n")
-    assert main(["play", "--position", "518", "--time", "3+2", "--record", str(journal)]) == 0
+    assert main(["play", "--position", "518", "--time", "3+2", "--record", str(journal),
+                 "--white-side", "right"]) == 0
+    assert read_capture(journal).header.codec_settings == {"white_side": "right"}  # replay decodes alike
     out = capsys.readouterr().out
     assert "White resigns: 0-1" in out and "move 2. Nf3" not in out
     assert '[Termination "normal"]' in out and out.rstrip().endswith("0-1")

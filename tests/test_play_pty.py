@@ -15,6 +15,7 @@ from pathlib import Path
 
 import chess
 import chess.pgn
+import pytest
 from pty_socket import Socket
 
 from eboard960.board import Backoff, Board
@@ -22,36 +23,43 @@ from eboard960.capture import CaptureWriter, read_capture
 from eboard960.clock.timecontrol import parse_time_controls
 from eboard960.commands import EnableUpdates, RequestBoard
 from eboard960.emulators.dgt import ClockModel, DgtFirmware
+from eboard960.events import ButtonPressed
 from eboard960.play.demo import DEMO_START, demo_board, demo_moves
 from eboard960.play.journal import Journal, replay_into
 from eboard960.play.runner import Runner
 from eboard960.play.session import PlaySession
 from eboard960.play.view import PlainDisplay
 from eboard960.protocols.dgt import DgtCodec, RequestClockTimes
-from eboard960.replay import replay_capture
+from eboard960.replay import decoded, replay_capture
 from eboard960.transport.serial import SerialTransport
 
+CONTROL = "5+3,3+2"  # time odds: the two sides' times differ, so a mirrored clock face shows
 PULL_AFTER = 11  # plies played before the cable is pulled
 MOVETEXT = ("1. c3 a6 2. e3 c6 3. Bxa6 bxa6 4. O-O c5 5. f4 f6 6. Kf2 Bxg2 7. Ne2 Bxf1 "
             "8. Kg3 Nb6 9. Qxf1 Nc6 10. h4 O-O-O 11. Kg4 h5+ 12. Kf5 Qh7# 0-1")
 
 
-def test_full_chess960_game_over_a_pty_with_clock_presses_pulled_cable_and_exact_pgn(tmp_path: Path) -> None:
+@pytest.mark.parametrize("white_side", ["left", "right"])
+def test_full_chess960_game_over_a_pty_with_clock_presses_pulled_cable_and_exact_pgn(
+        white_side: str, tmp_path: Path) -> None:
+    """With White's side of the clock on the right, the lever and the times shown are mirrored."""
     journal_path = tmp_path / "pty.jsonl"
     out = io.StringIO()
     statuses: list[str] = []
 
     async def scenario() -> PlaySession:
-        model = DgtFirmware(DEMO_START, clock=ClockModel("3000"))
+        model = DgtFirmware(DEMO_START, clock=ClockModel("3000", white_side=white_side))
         socket = Socket(model)
         await socket.plug()
-        journal = Journal(CaptureWriter(journal_path, board="dgt", start=DEMO_START, time="5+3"))
-        board = Board(DgtCodec, lambda: SerialTransport(socket.path()), capture=journal,
+        journal = Journal(CaptureWriter(journal_path, board="dgt", start=DEMO_START, time=CONTROL,
+                                        codec={"white_side": white_side}))
+        board = Board(lambda: DgtCodec(white_side=white_side), lambda: SerialTransport(socket.path()),
+                      capture=journal,
                       hello=(EnableUpdates(), RequestBoard(), RequestClockTimes()),
                       backoff=Backoff(initial=0.05, maximum=0.2))
-        session = PlaySession(DEMO_START, controls=parse_time_controls("5+3"))
+        session = PlaySession(DEMO_START, controls=parse_time_controls(CONTROL))
         display = PlainDisplay(out)
-        runner = Runner(session, board, display, journal=journal)
+        runner = Runner(session, board, display, journal=journal, white_side=white_side)
         rec = session.recognizer
 
         def record_status(view: object) -> None:
@@ -85,6 +93,8 @@ def test_full_chess960_game_over_a_pty_with_clock_presses_pulled_cable_and_exact
             # mate paused the session's clock: the DGT 3000 shows its times, stopped
             reading = session.clock.reading(int(runner.now() * 1000))
             shown = (-(-reading.white_ms // 1000), -(-reading.black_ms // 1000))
+            if white_side == "right":
+                shown = shown[::-1]
             await runner.until(lambda: model.clock.paused and (model.clock.left, model.clock.right) == shown,
                                what="the clock to show the session's times")
 
@@ -104,8 +114,10 @@ def test_full_chess960_game_over_a_pty_with_clock_presses_pulled_cable_and_exact
     capture = read_capture(journal_path)
     assert sum(r.kind == "link" for r in capture.records) == 4  # up, down, up, down
     assert not any(r.kind == "button" for r in capture.records)  # every press came over the wire
+    presses = [event.button for _, event in decoded(capture, []) if isinstance(event, ButtonPressed)]
+    assert presses == [chess.COLOR_NAMES[ply % 2 == 0] for ply in range(len(demo_moves()))]
     assert list(replay_capture(capture).games[0].mainline_moves()) == demo_moves()
-    rebuilt = PlaySession(DEMO_START, controls=parse_time_controls("5+3"))
+    rebuilt = PlaySession(DEMO_START, controls=parse_time_controls(CONTROL))
     replay_into(rebuilt, capture)
     assert str(rebuilt.pgn()) == str(game)
 

@@ -104,3 +104,53 @@ def test_a_binary_file_or_an_unknown_protocol_is_named_and_the_next_file_still_r
     assert len(errors) == 2 and "Traceback" not in captured.err
     assert "photo.jsonl: line 1: no capture header" in errors[0]
     assert "unknown.jsonl: unknown board protocol 'nosuch'" in errors[1]
+
+
+def _dgt_capture_with_presses(path: Path, codec: object) -> None:
+    """A DGT capture of 1. e4 e5 2. Nf3 with White's side of the DGT 3000 on the right, each move
+    followed by its player's press; `codec` is the header's codec settings."""
+    from eboard960.capture import CaptureWriter
+    from eboard960.emulators.dgt import ClockModel, DgtFirmware
+    from eboard960.protocols import dgt
+
+    model = DgtFirmware(518, clock=ClockModel("3000", white_side="right"))
+    host = dgt.DgtCodec()
+    board = chess.Board()
+    t = 0.0
+    with CaptureWriter(path, board="dgt", start=518, codec=codec) as writer:
+        for command in (dgt.SetUpdateMode(mode=dgt.UpdateMode.NICE), dgt.RequestClockTimes()):
+            writer.tx(t, host.send(command))
+            writer.rx(t, model.feed(host.send(command)) + model.flush())
+        for uci in ["e2e4", "e7e5", "g1f3"]:
+            mover = chess.COLOR_NAMES[board.turn]
+            move = chess.Move.from_uci(uci)
+            for data in (model.play_move(board, move), model.press(mover)):
+                t += 1.0
+                writer.rx(t, data)
+            board.push(move)
+
+
+def test_the_headers_codec_settings_decode_the_clock_lever(tmp_path: Path) -> None:
+    from eboard960.capture import read_capture
+    from eboard960.events import ButtonPressed
+    from eboard960.replay import decoded
+
+    for codec, presses in [({"white_side": "right"}, ["white", "black", "white"]),
+                           ({}, ["black", "white", "black"])]:  # read as if White sat on the left
+        path = tmp_path / f"dgt{len(codec)}.jsonl"
+        _dgt_capture_with_presses(path, codec)
+        events = [event for _, event in decoded(read_capture(path), [])]
+        assert [e.button for e in events if isinstance(e, ButtonPressed)] == presses
+
+
+def test_unknown_codec_settings_are_named_and_the_bytes_still_replay(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "odd.jsonl"
+    _dgt_capture_with_presses(path, {"white_side": "middle"})
+    assert main(["replay", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert [m.uci() for m in moves_of(captured.out)] == ["e2e4", "e7e5", "g1f3"]
+    assert "line 1: white_side must be 'left' or 'right', not 'middle'; the bytes are decoded" in captured.err
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"capture": 1, "board": "dgt", "start": 518, "codec": 5}\n')
+    assert main(["replay", str(bad)]) == 1
+    assert "line 1: 'codec' must be an object of codec settings" in capsys.readouterr().err

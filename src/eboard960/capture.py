@@ -46,6 +46,11 @@ class CaptureHeader:
     created: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def codec_settings(self) -> dict[str, Any]:
+        """The header's `codec` object: settings for the board's codec (a DGT clock's `white_side`)."""
+        return self.extra.get("codec", {})
+
     def pgn_headers(self) -> dict[str, str]:
         """The header keys that become PGN tags, with PGN's capitalised names."""
         return {key.capitalize(): str(self.extra[key]) for key in PGN_HEADER_KEYS if key in self.extra}
@@ -162,6 +167,8 @@ def parse_header(obj: Any) -> CaptureHeader:
             raise CaptureError(f"line 1: the header has no {key!r}")
     if not isinstance(obj["board"], str):
         raise CaptureError("line 1: 'board' must name a protocol or be 'events'")
+    if not isinstance(obj.get("codec", {}), dict):
+        raise CaptureError("line 1: 'codec' must be an object of codec settings")
     try:
         start = parse_start(obj["start"])
     except CaptureError as error:

@@ -46,15 +46,22 @@ def decoded(capture: Capture, problems: list[str]) -> Iterator[tuple[Record, Squ
 
     A fresh decoder starts at every `link up`, as a live connection does. A record that carries
     no square event (a note, bytes sent, a board's own message) comes once with None. Bytes the
-    codec refuses are named in `problems` and skipped; the codec resynchronises.
+    codec refuses are named in `problems` and skipped; the codec resynchronises. Codec settings
+    the header names (`codec`) are used; ones the codec does not know are named and left out.
     """
-    board = capture.header.board
-    codec = codec_for(board) if board != "events" else None
+    board, settings = capture.header.board, capture.header.codec_settings
+    if board != "events" and settings:
+        try:
+            codec_for(board, **settings)
+        except ProtocolError as error:
+            problems.append(f"line 1: {error}; the bytes are decoded with the codec's defaults")
+            settings = {}
+    codec = codec_for(board, **settings) if board != "events" else None
     for record in capture.records:
         event = record.event
         if event is not None:
             if codec is not None and isinstance(event, LinkChanged) and event.up:
-                codec = codec_for(board)
+                codec = codec_for(board, **settings)
             yield record, event
             continue
         if record.kind != "rx":

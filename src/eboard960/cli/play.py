@@ -29,6 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--level", type=int, metavar="L", help="the engine's Skill Level (Stockfish 0..20)")
     parser.add_argument("--engine-plays", choices=("white", "black"), default="black",
                         help="the engine's colour (default black)")
+    parser.add_argument("--white-side", choices=("left", "right"), default="left",
+                        help="the side of a DGT clock on the board that white presses (default left)")
     parser.add_argument("--record", type=Path, metavar="FILE",
                         help="the journal (default: a new file under ~/.local/share/eboard960/games)")
     parser.add_argument("--resume", type=Path, metavar="FILE", help="continue the game in this journal")
@@ -75,6 +77,8 @@ def main(args: argparse.Namespace) -> int:
         raise PlayError("--demo plays on the emulated board; leave out --board")
     if args.engine is None and (args.level is not None or args.engine_plays != "black"):
         raise PlayError("--level and --engine-plays need --engine")
+    if args.white_side != "left" and args.board not in ("emulator", "dgt"):
+        raise PlayError("--white-side is for a DGT clock; leave it out for other boards")
     if args.record is not None:
         check_journal_target(args.record)
     if args.record is not None and args.resume is not None:
@@ -85,6 +89,6 @@ def main(args: argparse.Namespace) -> int:
         time=args.time, engine=args.engine, level=args.level,
         engine_side=chess.WHITE if args.engine_plays == "white" else chess.BLACK,
         record=args.record, resume=args.resume, demo=args.demo,
-        pace=0.0 if args.fast else args.pace, keyboard=not args.demo,
+        pace=0.0 if args.fast else args.pace, keyboard=not args.demo, white_side=args.white_side,
     )
     return asyncio.run(play(options, sys.stdout, sys.stdin))

@@ -114,7 +114,7 @@ class ClockModel:
         self.left = self.right = 300.0
         self.left_running = self.right_running = False
         self.paused = True
-        self.right_lever_up = False
+        self.right_lever_up = white_side == "right"  # set up for a game: up on White's side, White to press
         self.display: str | None = None
         self.beeps: list[int] = []
 

@@ -64,6 +64,7 @@ class PlayOptions:
     demo: bool = False
     pace: float = 0.05
     keyboard: bool = True
+    white_side: str = "left"  # the side of a DGT clock that White presses
 
 
 def default_journal_path(now: datetime.datetime) -> Path:
@@ -106,6 +107,7 @@ def _resumed_options(options: PlayOptions, header: dict[str, Any]) -> PlayOption
         engine_side=chess.WHITE if side == "white" else chess.BLACK,
         record=options.resume, resume=options.resume, demo=options.demo or bool(header.get("demo")),
         pace=options.pace, keyboard=options.keyboard,
+        white_side=header.get("codec", {}).get("white_side", "left"),
     )
 
 
@@ -165,6 +167,7 @@ def _fresh_journal(options: PlayOptions, engine_name: str | None) -> Journal:
             headers["level"] = options.level
     if options.demo:
         headers["demo"] = True
+    headers["codec"] = _codec_settings(options)
     return new_journal(path, board=_protocol(options.board), start=options.start, **headers)
 
 
@@ -173,20 +176,26 @@ def _protocol(board: str) -> str:
     return "dgt" if board == "emulator" else board
 
 
+def _codec_settings(options: PlayOptions) -> dict[str, Any]:
+    """The codec's settings, kept in the journal header so that replay decodes the bytes the same way."""
+    return {"white_side": options.white_side} if _protocol(options.board) == "dgt" else {}
+
+
 async def _play(options: PlayOptions, session: PlaySession, journal: Journal, display: Display,
                 engine: EngineOpponent | None, offset: float, stdin: TextIO | None, *,
                 resumed: bool, out: TextIO, connect: Connect | None) -> int:
     virtual = None
     try:
         pending = session.resume_at(offset) if resumed else []
+        settings = _codec_settings(options)
         if options.board == "emulator":
             virtual = VirtualBoard(session.board if resumed else options.start)
-            board = Board(lambda: codec_for("dgt"), lambda: virtual.link, capture=journal)
+            board = Board(lambda: codec_for("dgt", **settings), lambda: virtual.link, capture=journal)
         else:
-            board = Board(lambda: codec_for(options.board), connect, capture=journal,
+            board = Board(lambda: codec_for(options.board, **settings), connect, capture=journal,
                           hello=_hello(options.board))
         runner = Runner(session, board, display, journal=journal, virtual=virtual, engine=engine,
-                        offset=offset)
+                        offset=offset, white_side=options.white_side)
         if resumed:
             game = session.board
             moves = game.root().variation_san(game.move_stack) or "none"

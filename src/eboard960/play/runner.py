@@ -84,8 +84,11 @@ class Runner:
         virtual: VirtualBoard | None = None,
         engine: EngineOpponent | None = None,
         offset: float = 0.0,
+        white_side: str = "left",
     ) -> None:
         self.session = session
+        self.white_side = white_side
+        """The side of a DGT clock on the board that White presses, and where White's time is shown."""
         self.board = board
         self.display = display
         self.journal = journal
@@ -145,7 +148,7 @@ class Runner:
                  reading.white_moves + reading.black_moves, len(reading.flags))
         if shows != self._face_shows:
             self._face_shows = shows
-            face.put(dgt_times_command(reading))
+            face.put(dgt_times_command(reading, white_side=self.white_side))
         for command in face.outgoing(now):
             with contextlib.suppress(Eboard960Error):  # the link is down: it is set afresh on reconnection
                 self.board.send(command)

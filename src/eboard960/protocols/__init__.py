@@ -35,11 +35,15 @@ class Codec(Protocol):
         ...
 
 
-def codec_for(name: str) -> Codec:
-    """A fresh codec for the protocol called `name` (the capture header's `board`)."""
+def codec_for(name: str, **settings: Any) -> Codec:
+    """A fresh codec for the protocol called `name` (the capture header's `board`), with `settings`
+    (the header's `codec` object, e.g. a DGT clock's `white_side`)."""
     try:
         module_name, class_name = CODECS[name].split(":")
     except KeyError:
         known = ", ".join(sorted(CODECS))
         raise ProtocolError(f"unknown board protocol {name!r} (known: {known})") from None
-    return getattr(importlib.import_module(module_name), class_name)()
+    try:
+        return getattr(importlib.import_module(module_name), class_name)(**settings)
+    except TypeError:
+        raise ProtocolError(f"the {name} codec has no setting among {', '.join(sorted(settings))}") from None
