@@ -276,3 +276,38 @@ def test_identified_place_first_move_onto_the_square_just_left_is_not_a_takeback
     events = [lift("a4", 1.0), place("c6", 2.0, "b"), press("black", 3.0), place("a4", 5.0, "P"),
               lift("c6", 5.07), place("c6", 5.18, "b"), lift("a3", 5.3)]
     assert sans(fen, events) == ["Bc6", "a4"]
+
+
+# ---------------------------------------------------------------- found by an independent corpus
+
+
+def test_a_capture_taken_back_after_the_clock_in_either_order() -> None:
+    """Found failing: once the clock was pressed, putting the captured pawn back made one piece more
+    than the game had, and no takeback was looked for; the rest of the game was lost."""
+    game = [lift("e2", 1), place("e4", 2), press("white", 3), lift("d7", 4), place("d5", 5),
+            press("black", 6), lift("d5", 7), lift("e4", 8), place("d5", 9), press("white", 10)]
+    for undo in ([lift("d5", 11), place("e4", 12), place("d5", 13)],   # capturer back, then the victim
+                 [lift("d5", 11), place("d5", 12), place("e4", 13)]):  # the victim first
+        recognizer = Recognizer(518)
+        reports = [r for e in [*game, *undo, lift("g1", 14), place("f3", 15)] for r in recognizer.feed(e)]
+        reports += recognizer.finish()
+        assert [r.kind for r in reports] == ["move"] * 3 + ["takeback", "move"]  # no illegal halfway
+        assert recognizer.board.move_stack == [chess.Move.from_uci(u) for u in ("e2e4", "d7d5", "g1f3")]
+
+
+def test_an_en_passant_capture_taken_back_after_the_clock() -> None:
+    recognizer = Recognizer(chess.Board("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", chess960=True))
+    events = [lift("e5", 1), lift("d5", 2), place("d6", 3), press("white", 4),
+              lift("d6", 5), place("e5", 6), place("d5", 7), lift("e1", 8), place("f1", 9)]
+    reports = [r for e in events for r in recognizer.feed(e)] + recognizer.finish()
+    assert [(r.kind, r.san) for r in reports] == [("move", "exd6"), ("takeback", "exd6"), ("move", "Kf1")]
+
+
+def test_place_before_lift_capture_then_a_recapture_on_the_same_square() -> None:
+    """Found failing: the reply lifts the latent capture's victim square again, which hid it; nothing
+    more was recorded, silently."""
+    events = [lift("e2", 1), place("e4", 2), press("white", 3), lift("d7", 4), place("d5", 5),
+              press("black", 6), lift("d5", 7), place("d5", 8.5), lift("e4", 8.53),
+              lift("d5", 10), lift("d8", 11), place("d5", 12), press("black", 13), lift("g1", 14),
+              place("f3", 15)]
+    assert sans(chess.STARTING_FEN, events) == ["e4", "d5", "exd5", "Qxd5", "Nf3"]

@@ -402,15 +402,18 @@ class Recognizer:
             return Verdict("latent", move=latent)
         count = occupied.bit_count()
         expected_count = (self._open_occupied if self._open is not None else board.occupied).bit_count()
+        may_take_back = self._open is None and self.takebacks
+        if may_take_back and expected_count <= count <= expected_count + 1 and self._is_takeback():
+            return Verdict("take_back")  # one more piece than now: a captured piece was put back
         if count > expected_count or count < expected_count - 1 or (after_lift and count < expected_count):
             return NOTHING
-        reference = self.expected
-        if self._open is None and self.takebacks and self._is_takeback():
-            return Verdict("take_back")
         if occupied == START_OCCUPANCY:
             return Verdict("set_up")
+        reference = self.expected
         if is_partial(reference, occupied) or (self._open is not None and is_partial(board, occupied)):
             return NOTHING
+        if may_take_back and self._is_takeback(halfway=True):
+            return NOTHING  # a capture taken back, its victim not yet put back
         return self._illegal(reference)
 
     def _only_in_hand(self, occupied: chess.Bitboard) -> bool:
@@ -467,7 +470,7 @@ class Recognizer:
         what follows tells: the other side's complete reply, or the mover's clock, or the end.
         """
         board, segment = self._board, self._segment
-        victims = segment.ever & ~segment.lifted & occupied & board.occupied_co[not board.turn]
+        victims = segment.ever & occupied & board.occupied_co[not board.turn]
         origins = board.occupied & ~occupied & board.occupied_co[board.turn]
         if not victims or not origins:
             return None
@@ -575,21 +578,30 @@ class Recognizer:
     def _agrees(board: chess.Board, pieces: dict[chess.Square, chess.Piece]) -> bool:
         return all(board.piece_at(square) == piece for square, piece in pieces.items())
 
-    def _is_takeback(self) -> bool:
+    def _is_takeback(self, *, halfway: bool = False) -> bool:
+        """Do the events undo the last move: the board shows the position before it, and the squares
+        it filled were emptied? With `halfway`, a capture undone but for its victim put back."""
         board = self._board
         if not board.move_stack:
             return False
         last = board.pop()
         castling = board.is_castling(last)
         try:
-            if board.occupied != self._occupied or not self._agrees(board, self._pieces):
+            before = board.occupied
+            if halfway:
+                if castling or not board.is_capture(last):
+                    return False
+                victim = last.to_square ^ 8 if board.is_en_passant(last) else last.to_square
+                before &= ~chess.BB_SQUARES[victim]
+            if before != self._occupied or not self._agrees(board, self._pieces):
                 return False
             if castling:
                 shape = next(s for s in castling_shapes(board) if s.move == last)
                 if shape.is_transposition:
                     return self._segment.held_together(shape.king_to, shape.rook_to)
                 return self._segment.was_lifted(shape.king_to) and self._segment.was_lifted(shape.rook_to)
-            return self._segment.was_lifted(last.to_square)
+            # touches count: a victim put back before its capturer refills the square, and looks touched
+            return bool(self._segment.ever & chess.BB_SQUARES[last.to_square])
         finally:
             board.push(last)
 
