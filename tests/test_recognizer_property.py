@@ -75,3 +75,20 @@ def _doable(step, occupied: int) -> bool:
     if isinstance(step, PieceLifted):
         return bool(occupied & bit)
     return not occupied & bit
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(number=st.integers(0, 959), seed=st.integers(0, 2**32 - 1), clock=st.sampled_from([0.0, 0.5, 1.0]))
+def test_moves_taken_back_in_any_order_and_made_again_replay_exactly(number: int, seed: int,
+                                                                     clock: float) -> None:
+    """Every kind of move (captures, en passant, castlings) taken back after its clock press, or while
+    still open, in any physical order, then made again: the game is the same."""
+    rng = random.Random(seed)
+    start = chess.Board.from_chess960_pos(number)
+    moves = random_game(start, rng, max_plies=60)
+    events = human_game(start, moves, rng, noise_rate=0.1, clock_rate=clock, takeback_rate=0.3)
+    recognizer = Recognizer(start)
+    for event in events:
+        recognizer.feed(event)
+    recognizer.finish()
+    assert recognizer.board.move_stack == moves

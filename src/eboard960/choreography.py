@@ -139,6 +139,26 @@ def human_events(board: chess.Board, move: chess.Move, rng: random.Random) -> li
     return [lift, place]
 
 
+def takeback_events(board: chess.Board, move: chess.Move, rng: random.Random) -> list[Step]:
+    """One way a person takes back `move`, just made from `board`: the pieces lifted from where they
+    went and put back where they came from, a captured piece put back, in an order drawn from `rng`."""
+    if board.is_castling(move):
+        squares = castling_squares(move)
+        lifts = [PieceLifted(square=squares.king_to), PieceLifted(square=squares.rook_to)]
+        places = [PiecePlaced(square=squares.king_from), PiecePlaced(square=squares.rook_from)]
+        rng.shuffle(lifts)
+        rng.shuffle(places)
+        return lifts + places  # both in hand together: a transposition shows nothing else
+    lift, back = PieceLifted(square=move.to_square), PiecePlaced(square=move.from_square)
+    if board.is_en_passant(move):
+        victim = PiecePlaced(square=move.to_square ^ 8)
+        return rng.choice([[lift, back, victim], [lift, victim, back], [victim, lift, back]])
+    if board.is_capture(move):
+        victim = PiecePlaced(square=move.to_square)
+        return [lift, back, victim] if rng.random() < 0.5 else [lift, victim, back]
+    return [lift, back] if rng.random() < 0.8 else [back, lift]
+
+
 def _transit_square(board: chess.Board, frm: int, to: int, rng: random.Random) -> int | None:
     """An empty square on the straight line between `frm` and `to`, if any (a slide)."""
     between = [sq for sq in chess.SquareSet(chess.between(frm, to)) if not board.piece_at(sq)]
@@ -159,14 +179,16 @@ PROMOTION_BUTTON = {chess.QUEEN: "promote_q", chess.ROOK: "promote_r",
                     chess.BISHOP: "promote_b", chess.KNIGHT: "promote_n"}
 
 
-def human_game(board: chess.Board, moves: Iterable[chess.Move], rng: random.Random,
-               noise_rate: float = 0.1, clock_rate: float = 0.5) -> list[SquareEvent]:
+def human_game(board: chess.Board, moves: Iterable[chess.Move], rng: random.Random, noise_rate: float = 0.1,
+               clock_rate: float = 0.5, takeback_rate: float = 0.0) -> list[SquareEvent]:
     """A whole game as a person plays it on a presence board, with times.
 
     Each move is made by `human_events`; between moves a piece may be
     touched or a sensor bounce, and a clock button may be pressed. An
     under-promotion is chosen by a button before or after the move, or by
-    the piece the board reports; a queen needs nothing.
+    the piece the board reports; a queen needs nothing. With `takeback_rate`,
+    a move (not a promotion, nor one that ends the game) may be taken back
+    after its clock press and made again.
     """
     board = board.copy(stack=False)
     t = 0.0
@@ -178,7 +200,12 @@ def human_game(board: chess.Board, moves: Iterable[chess.Move], rng: random.Rand
         events.append(dataclasses.replace(event, t=round(t, 3)))
 
     open_promotion = False  # a button pressed while a promotion is open would choose its piece
-    for move in moves:
+    for move in _with_takebacks(board, moves, rng, takeback_rate):
+        if move is None:  # the last move is taken back
+            last = board.pop()
+            for step in takeback_events(board, last, rng):
+                add(step)
+            continue
         steps = human_events(board, move, rng)
         if move.promotion:
             steps = [s if isinstance(s, PieceLifted) else PiecePlaced(square=s.square) for s in steps]
@@ -208,6 +235,18 @@ def human_game(board: chess.Board, moves: Iterable[chess.Move], rng: random.Rand
             add(lift)
             add(place, BOUNCE_SECONDS if rng.random() < 0.5 else HAND_SECONDS)
     return events
+
+
+def _with_takebacks(board: chess.Board, moves: Iterable[chess.Move], rng: random.Random,
+                    rate: float) -> Iterable[chess.Move | None]:
+    """`moves`, some of them followed by None (take it back) and the same move again."""
+    board = board.copy()
+    for move in moves:
+        board.push(move)
+        again = rate and not move.promotion and not board.is_game_over() and rng.random() < rate
+        if again:
+            yield from (move, None)
+        yield move
 
 
 def random_game(board: chess.Board, rng: random.Random, max_plies: int = 120) -> list[chess.Move]:
