@@ -150,6 +150,12 @@ def test_unknown_codec_settings_are_named_and_the_bytes_still_replay(tmp_path: P
     captured = capsys.readouterr()
     assert [m.uci() for m in moves_of(captured.out)] == ["e2e4", "e7e5", "g1f3"]
     assert "line 1: white_side must be 'left' or 'right', not 'middle'; the bytes are decoded" in captured.err
+    path = tmp_path / "unknown.jsonl"
+    _dgt_capture_with_presses(path, {"colour": "white"})
+    assert main(["replay", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert [m.uci() for m in moves_of(captured.out)] == ["e2e4", "e7e5", "g1f3"]
+    assert "line 1: the dgt codec has no setting among colour; the bytes are decoded" in captured.err
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"capture": 1, "board": "dgt", "start": 518, "codec": 5}\n')
     assert main(["replay", str(bad)]) == 1

@@ -43,7 +43,10 @@ def codec_for(name: str, **settings: Any) -> Codec:
     except KeyError:
         known = ", ".join(sorted(CODECS))
         raise ProtocolError(f"unknown board protocol {name!r} (known: {known})") from None
+    codec_class = getattr(importlib.import_module(module_name), class_name)
     try:
-        return getattr(importlib.import_module(module_name), class_name)(**settings)
+        return codec_class(**settings)
     except TypeError:
+        if not settings:
+            raise
         raise ProtocolError(f"the {name} codec has no setting among {', '.join(sorted(settings))}") from None
