@@ -187,8 +187,8 @@ def human_game(board: chess.Board, moves: Iterable[chess.Move], rng: random.Rand
     touched or a sensor bounce, and a clock button may be pressed. An
     under-promotion is chosen by a button before or after the move, or by
     the piece the board reports; a queen needs nothing. With `takeback_rate`,
-    a move (not a promotion, nor one that ends the game) may be taken back
-    after its clock press and made again.
+    a move (not a promotion, nor one that ends the game) may be taken back,
+    after its clock press if it had one, and made again.
     """
     board = board.copy(stack=False)
     t = 0.0
