@@ -108,6 +108,7 @@ class Recognizer:
         self._index = 0
         self._verdict = NOTHING
         self._other_side_lifted: float | None = None  # when the other side's piece left
+        self._takeback_held = False  # a capture taken back that may be the next move placed first
         self._last_lift: tuple[chess.Square, float, int, chess.Piece | None] | None = None
         self._open_before_lift: chess.Move | None = None
         self._promotion: tuple[chess.PieceType, int] | None = None
@@ -140,6 +141,8 @@ class Recognizer:
         self._out = []
         if self._other_side_lifted is not None:
             self._other_side_began(event)
+        elif self._takeback_held:
+            self._decide_takeback(event)
         self._t = event.t
         kind = type(event)
         if kind is PieceLifted:
@@ -159,6 +162,8 @@ class Recognizer:
         self._out = []
         if self._other_side_lifted is not None:
             self._other_side_began(None)
+        elif self._takeback_held:
+            self._decide_takeback(None)
         if t is not None:
             self._t = t
         self._commit_pending()
@@ -168,6 +173,8 @@ class Recognizer:
         """The game ended off the board (a flag fell, a resignation): an open move is dropped, and no
         move is recorded until the pieces are set up for a new game. Nothing is reported: the caller
         knows the result."""
+        if self._takeback_held:
+            self._decide_takeback(None)
         if self.mode is not Mode.GAME_OVER:
             self._fire("stop")
 
@@ -206,6 +213,17 @@ class Recognizer:
         self._take_alternative()
         self._fire("commit")
         self._settle(after_lift=True)  # the other side's move may already be on the board
+
+    def _decide_takeback(self, event: SquareEvent | None) -> None:
+        """A capture taken back victim first ends with its piece put back on its origin, which is also
+        how the next move looks when a board reports its place before its lift: the takeback stands
+        unless this event lifts a piece that can go to that square."""
+        self._takeback_held = False
+        if isinstance(event, PieceLifted):
+            square, origin = self._map(event.square), self._board.peek().from_square
+            if self._occupied & chess.BB_SQUARES[square] and with_promotions(self._board, square, origin):
+                return  # the next move, placed first: the lift completes it
+        self._fire("take_back")
 
     def _is_bounce(self, square: chess.Square, piece: chess.Piece | None, t: float) -> bool:
         """Is a place on `square` at `t` the end of a sensor bounce: the event just before lifted
@@ -340,6 +358,9 @@ class Recognizer:
             verdict = self._classify(after_lift)
         if verdict.trigger is None:
             return
+        if verdict.trigger == "hold_takeback":
+            self._takeback_held = True  # decided by the next event
+            return
         if verdict.trigger == "rest":
             self._segment.rest()
             self._segment_open.rest()
@@ -404,6 +425,8 @@ class Recognizer:
         expected_count = (self._open_occupied if self._open is not None else board.occupied).bit_count()
         may_take_back = self._open is None and self.takebacks
         if may_take_back and expected_count <= count <= expected_count + 1 and self._is_takeback():
+            if count > expected_count and self._origin_reachable():
+                return Verdict("hold_takeback")  # or the next move placed before its lift
             return Verdict("take_back")  # one more piece than now: a captured piece was put back
         if count > expected_count or count < expected_count - 1 or (after_lift and count < expected_count):
             return NOTHING
@@ -604,6 +627,11 @@ class Recognizer:
             return bool(self._segment.ever & chess.BB_SQUARES[last.to_square])
         finally:
             board.push(last)
+
+    def _origin_reachable(self) -> bool:
+        """Can a move of the side to move land where the last move came from?"""
+        origin = self._board.peek().from_square
+        return any(self._board.generate_legal_moves(to_mask=chess.BB_SQUARES[origin]))
 
     def _repromote(self) -> None:
         """A promotion button while a promotion is open changes its piece."""
