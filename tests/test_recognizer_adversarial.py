@@ -334,3 +334,33 @@ def test_a_victim_first_takeback_is_decided_by_the_next_event() -> None:
         reports = [r for e in [*TAKE_ON_E5, *undo, *then] for r in recognizer.feed(e)] + recognizer.finish()
         assert [r.kind for r in reports] == ["move", "takeback", "move"][: 2 + bool(then)]
         assert recognizer.board.move_stack == [chess.Move.from_uci("g2g3")][: bool(then)]
+
+
+# Black's queen takes on g2; White's h-pawn and knight can both go to h3, the queen's origin.
+QUEEN_ON_H3 = "4k3/8/8/8/8/7q/6PP/K5N1 b - - 0 1"
+
+
+def test_a_capture_taken_back_then_a_victim_first_capture_of_a_piece_that_could_go_to_its_origin() -> None:
+    """Found failing: the next capture's victim, lifted first, could also be White's pawn completing a move
+    to h3 placed before its lift. The capturer put back first, or a board that reports the queen on h3,
+    says the capture was taken back."""
+    capture = [lift("g2", 1), lift("h3", 2), place("g2", 3), press("black", 4)]
+    capture_again = [lift("h2", 8), lift("h3", 9), place("h2", 10), press("black", 11)]
+    for undo in ([lift("g2", 5), place("h3", 6), place("g2", 7)],               # capturer back first
+                 [lift("g2", 5), place("g2", 6, "P"), place("h3", 7, "q")]):  # victim first, identified
+        recognizer = Recognizer(chess.Board(QUEEN_ON_H3, chess960=True))
+        reports = [r for e in [*capture, *undo, *capture_again] for r in recognizer.feed(e)]
+        reports += recognizer.finish()
+        assert [r.kind for r in reports] == ["move", "takeback", "move"]
+        assert recognizer.board.move_stack == [chess.Move.from_uci("h3h2")]
+
+
+def test_a_promotion_button_that_repeats_the_open_promotion_is_for_the_next_one() -> None:
+    """Found failing: Black's promotion, a bishop already, is still open when B is pressed again just
+    before White's capture-promotion; the press was spent on Black's move and White got a queen."""
+    fen = "3r3k/2P5/8/8/8/8/5p2/K3R3 b - - 0 1"
+    events = [press("promote_b", 1), lift("e1", 2), lift("f2", 3), place("e1", 4), press("promote_b", 5),
+              lift("d8", 6), lift("c7", 7), place("d8", 8), press("white", 9)]
+    assert sans(fen, events) == ["fxe1=B", "cxd8=B"]
+    changed = [*events[:4], press("promote_n", 5), *events[5:]]  # a press that changes it is Black's
+    assert sans(fen, changed) == ["fxe1=N", "cxd8=Q+"]

@@ -111,7 +111,9 @@ class Recognizer:
         self._takeback_held = False  # a capture taken back that may be the next move placed first
         self._last_lift: tuple[chess.Square, float, int, chess.Piece | None] | None = None
         self._open_before_lift: chess.Move | None = None
-        self._promotion: tuple[chess.PieceType, int] | None = None
+        # the last promotion button: its piece, the event count then, and whether it only repeated the
+        # piece of the promotion standing open (then it may be the other side's, for their promotion)
+        self._promotion: tuple[chess.PieceType, int, bool] | None = None
         self.mode = Mode.PLAYING
         self._reset_game(self.start)
 
@@ -217,11 +219,15 @@ class Recognizer:
     def _decide_takeback(self, event: SquareEvent | None) -> None:
         """A capture taken back victim first ends with its piece put back on its origin, which is also
         how the next move looks when a board reports its place before its lift: the takeback stands
-        unless this event lifts a piece that can go to that square."""
+        unless this event lifts a piece that can go to that square (and is not told apart by the
+        piece the board reported there)."""
         self._takeback_held = False
         if isinstance(event, PieceLifted):
-            square, origin = self._map(event.square), self._board.peek().from_square
-            if self._occupied & chess.BB_SQUARES[square] and with_promotions(self._board, square, origin):
+            board, square = self._board, self._map(event.square)
+            origin = board.peek().from_square
+            same_piece = self._pieces.get(origin) in (None, board.piece_at(square))
+            lifted = self._occupied & chess.BB_SQUARES[square]
+            if same_piece and lifted and with_promotions(board, square, origin):
                 return  # the next move, placed first: the lift completes it
         self._fire("take_back")
 
@@ -281,7 +287,9 @@ class Recognizer:
 
     def _button(self, button: str) -> None:
         if button in PROMOTION_BUTTONS:
-            self._promotion = (PROMOTION_BUTTONS[button], self._index)
+            piece = PROMOTION_BUTTONS[button]
+            repeats = self._open is not None and self._open.promotion == piece
+            self._promotion = (piece, self._index, repeats)
             self._repromote()
         elif button in CLOCK_BUTTONS and CLOCK_BUTTONS[button] == self._board.turn:
             self._commit_pending()
@@ -425,7 +433,7 @@ class Recognizer:
         expected_count = (self._open_occupied if self._open is not None else board.occupied).bit_count()
         may_take_back = self._open is None and self.takebacks
         if may_take_back and expected_count <= count <= expected_count + 1 and self._is_takeback():
-            if count > expected_count and self._origin_reachable():
+            if count > expected_count and self._may_be_placed_first():
                 return Verdict("hold_takeback")  # or the next move placed before its lift
             return Verdict("take_back")  # one more piece than now: a captured piece was put back
         if count > expected_count or count < expected_count - 1 or (after_lift and count < expected_count):
@@ -628,10 +636,14 @@ class Recognizer:
         finally:
             board.push(last)
 
-    def _origin_reachable(self) -> bool:
-        """Can a move of the side to move land where the last move came from?"""
-        origin = self._board.peek().from_square
-        return any(self._board.generate_legal_moves(to_mask=chess.BB_SQUARES[origin]))
+    def _may_be_placed_first(self) -> bool:
+        """Could the events that took a capture back, victim first (so that its square looks only
+        touched), also be a touch of the capturer and the next move shown on the capture's origin
+        before its lift?"""
+        last = self._board.peek()
+        if self._segment.was_lifted(last.to_square):
+            return False  # the capturer went back first: the victim put back ends the takeback
+        return any(self._board.generate_legal_moves(to_mask=chess.BB_SQUARES[last.from_square]))
 
     def _repromote(self) -> None:
         """A promotion button while a promotion is open changes its piece."""
@@ -730,9 +742,9 @@ class Recognizer:
         board.push(move)
         self._out.append(MoveRecognized(move=move, ply=len(board.move_stack), t=self._t, line=self._line,
                                         index=self._line.append(move)))
-        shown_after_press = self._promotion is not None and self._open_index > self._promotion[1]
-        if move.promotion or shown_after_press:
-            self._promotion = None
+        press = self._promotion
+        if press is not None and (self._open_index > press[1] or (move.promotion and not press[2])):
+            self._promotion = None  # spent on this move, or pressed for it
         self._open = None
         self._after_open = None
         self._alternatives = []
