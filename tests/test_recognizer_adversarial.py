@@ -364,3 +364,5 @@ def test_a_promotion_button_that_repeats_the_open_promotion_is_for_the_next_one(
     assert sans(fen, events) == ["fxe1=B", "cxd8=B"]
     changed = [*events[:4], press("promote_n", 5), *events[5:]]  # a press that changes it is Black's
     assert sans(fen, changed) == ["fxe1=N", "cxd8=Q+"]
+    clock_after = [*events[:5], press("black", 5.5), *events[5:]]  # so is one before Black's clock
+    assert sans(fen, clock_after) == ["fxe1=B", "cxd8=Q+"]

@@ -292,6 +292,8 @@ class Recognizer:
             self._promotion = (piece, self._index, repeats)
             self._repromote()
         elif button in CLOCK_BUTTONS and CLOCK_BUTTONS[button] == self._board.turn:
+            if self._promotion is not None and self._promotion[2]:
+                self._promotion = None  # a repeat pressed before the mover's clock is the mover's
             self._commit_pending()
 
     def _snapshot(self, snapshot: BoardSnapshot) -> None:
