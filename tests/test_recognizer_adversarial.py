@@ -366,3 +366,14 @@ def test_a_promotion_button_that_repeats_the_open_promotion_is_for_the_next_one(
     assert sans(fen, changed) == ["fxe1=N", "cxd8=Q+"]
     clock_after = [*events[:5], press("black", 5.5), *events[5:]]  # so is one before Black's clock
     assert sans(fen, clock_after) == ["fxe1=B", "cxd8=Q+"]
+
+
+def test_castling_whose_first_half_was_placed_before_its_lift() -> None:
+    """Found failing: the rook (or king) shown on its target before it left its square gives no sign
+    that it left before its partner landed there; the half already read as a move is that sign."""
+    rook_first = [place("f1", 1.0), lift("g1", 1.05), lift("e1", 2), place("g1", 3), lift("e8", 4),
+                  place("d8", 5)]
+    assert sans("4k3/8/8/8/8/8/8/4K1R1 w G - 0 1", rook_first) == ["O-O", "Kd8"]
+    king_first = [place("c1", 1.0), lift("d1", 1.05), lift("b1", 2), place("d1", 3), lift("e8", 4),
+                  place("e7", 5)]
+    assert sans("4k3/8/8/8/8/8/8/1R1K4 w B - 0 1", king_first) == ["O-O-O", "Ke7"]

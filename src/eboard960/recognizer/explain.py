@@ -60,18 +60,23 @@ def castling_shapes(board: chess.Board) -> tuple[CastlingShape, ...]:
     return tuple(shapes)
 
 
-def castling_evidence(shape: CastlingShape, segment: Segment) -> bool:
+def castling_evidence(shape: CastlingShape, segment: Segment, shown: chess.Move | None = None) -> bool:
     """Did the events show this castling, where occupancy alone cannot?
 
     A square that holds a piece before and after but changed hands (the king
     landing where its rook stood, or the rook where the king stood) must have
     been emptied before the piece that left it could arrive, or both pieces
     must have been in hand together; a transposition needs the latter. Else an
-    ordinary move and a touched piece explain the same occupancy better.
+    ordinary move and a touched piece explain the same occupancy better. A half
+    already `shown` as a move of its own (placed before its lift, say) left first.
     """
     together = segment.held_together(shape.king_from, shape.rook_from)
     if shape.is_transposition:
         return together
+    if shown is not None and (shown.from_square, shown.to_square) in (
+        (shape.king_from, shape.king_to), (shape.rook_from, shape.rook_to)
+    ):
+        return True
     if shape.king_to == shape.rook_from:  # the rook must have left before it could land
         return together or segment.left_before(shape.rook_from, shape.rook_to)
     if shape.rook_to == shape.king_from:
@@ -92,8 +97,10 @@ def matching_moves(
     occupied: chess.Bitboard,
     segment: Segment,
     shapes: tuple[CastlingShape, ...],
+    shown: chess.Move | None = None,
 ) -> list[chess.Move]:
-    """Legal moves from `board` after which the sensors would read `occupied`, given the events.
+    """Legal moves from `board` after which the sensors would read `occupied`, given the events
+    (and the open move `shown`, which may be half a castling).
 
     Castlings shown by the events come first: a king and rook in hand together
     that land on their castling squares are a castling even where an ordinary
@@ -102,7 +109,9 @@ def matching_moves(
     before = board.occupied
     vacated = before & ~occupied
     filled = occupied & ~before
-    moves = [shape.move for shape in shapes if shape.after == occupied and castling_evidence(shape, segment)]
+    moves = [
+        shape.move for shape in shapes if shape.after == occupied and castling_evidence(shape, segment, shown)
+    ]
     ours = board.occupied_co[board.turn]
     if vacated.bit_count() == 1 and filled.bit_count() <= 1:
         frm = chess.lsb(vacated)

@@ -403,7 +403,7 @@ class Recognizer:
             return Verdict("set_up") if occupied == START_OCCUPANCY and not after_lift else NOTHING
         if after_lift and self._open is None and self.mode is Mode.PLAYING and self._only_in_hand(occupied):
             return NOTHING
-        moves = matching_moves(board, occupied, self._segment, self._shapes)
+        moves = matching_moves(board, occupied, self._segment, self._shapes, self._open)
         move = self._choose(board, moves) if moves else None
         if move is not None:
             if move == self._open and self.mode is not Mode.ILLEGAL:
