@@ -377,3 +377,42 @@ def test_castling_whose_first_half_was_placed_before_its_lift() -> None:
     king_first = [place("c1", 1.0), lift("d1", 1.05), lift("b1", 2), place("d1", 3), lift("e8", 4),
                   place("e7", 5)]
     assert sans("4k3/8/8/8/8/8/8/1R1K4 w B - 0 1", king_first) == ["O-O-O", "Ke7"]
+
+
+def test_a_new_game_set_up_after_captures() -> None:
+    """Found failing: setting the pieces up again puts the captured ones back, so the board has more
+    pieces than the game; the start occupancy was never looked for then."""
+    recognizer = Recognizer(518)
+    game = [lift("e2", 1), place("e4", 2), lift("d7", 3), place("d5", 4), lift("e4", 5), lift("d5", 6),
+            place("d5", 7), lift("d8", 8), lift("d5", 9), place("d5", 10)]
+    set_up = [lift("d5", 11), place("d8", 12), place("e2", 13), place("d7", 14)]
+    reports = [r for e in [*game, *set_up, lift("d2", 15), place("d4", 16)] for r in recognizer.feed(e)]
+    reports += recognizer.finish()
+    assert [r.kind for r in reports] == ["move"] * 4 + ["new_game", "move"]
+    assert [m.uci() for m in recognizer.archive[0].mainline_moves()] == ["e2e4", "d7d5", "e4d5", "d8d5"]
+    assert recognizer.board.move_stack == [chess.Move.from_uci("d2d4")]
+
+
+def test_castlings_taken_back() -> None:
+    """Found failing: a transposition castling swapped back leaves the occupancy as it is, and was read as
+    a touch (its halfway point as illegal); a rook-only castling taken back by the rook alone was not a
+    takeback, since the king never moved."""
+    transposition = Recognizer(185)  # king f8, rook g8: O-O swaps them
+    events = [lift("d2", 1), place("d3", 2), press("white", 3), lift("f8", 4), lift("g8", 5), place("f8", 6),
+              place("g8", 7), press("black", 8), lift("g8", 9), lift("f8", 10), place("g8", 11),
+              place("f8", 12), lift("a7", 13), place("a6", 14)]
+    reports = [r for e in events for r in transposition.feed(e)] + transposition.finish()
+    assert [(r.kind, r.san) for r in reports] == [("move", "d3"), ("move", "O-O"), ("takeback", "O-O"),
+                                                  ("move", "a6")]
+    rook_only = "bqnbn1kr/ppp1p2p/7R/3p4/P3p3/8/1PPP1rP1/BQNBNRK1 b Qk - 0 6"
+    events = [lift("h8", 1), place("f8", 2), press("black", 3), lift("f8", 4), place("h8", 5), lift("d5", 6),
+              place("d4", 7), press("black", 8)]
+    assert sans(rook_only, events) == ["O-O", "d4"]
+
+
+def test_a_change_of_mind_to_a_single_step_then_a_capture_reported_with_identities() -> None:
+    """Found failing: d7-d5 changed to d7-d6, then White's pawn takes on d6; on presence alone that is
+    also d5 and an en passant capture, but the board reported Black's pawn on d6, and White's on it next."""
+    events = [lift("d7", 1), place("d5", 2, "p"), lift("d5", 3), place("d6", 4, "p"), lift("e5", 5),
+              lift("d6", 6), place("d6", 7, "P"), lift("e8", 8), place("f7", 9, "k")]
+    assert sans("4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1", events) == ["d6", "exd6", "Kf7"]

@@ -345,7 +345,7 @@ class Recognizer:
             self._rebase()
             return
         if occupied == START_OCCUPANCY:
-            self._fire("set_up")
+            self._set_up()
             return
         self._rebase()
         self._verdict = self._illegal(expected)
@@ -389,8 +389,17 @@ class Recognizer:
             (verdict.to_empty, verdict.to_fill) == self._fix
         ):
             return
+        if verdict.trigger == "set_up":
+            self._set_up()
+            return
         self._verdict = verdict
         self._fire(verdict.trigger)
+
+    def _set_up(self) -> None:
+        """The pieces were set up again: a move still open when that began was made first."""
+        if self._open is not None:
+            self._fire("commit")
+        self._fire("set_up")
 
     def _classify(self, after_lift: bool) -> Verdict:
         """What the board shows now, checked in this order: a legal move from the game (or its
@@ -418,6 +427,8 @@ class Recognizer:
             ):
                 return Verdict("reply")
         if occupied == board.occupied and self._may_replace(None):
+            if self._open is None and self.takebacks and self._undoes_transposition():
+                return Verdict("take_back")
             return self._rest()
         for shape in self._shapes:
             half = shape.halves.get(occupied)
@@ -438,10 +449,10 @@ class Recognizer:
             if count > expected_count and self._may_be_placed_first():
                 return Verdict("hold_takeback")  # or the next move placed before its lift
             return Verdict("take_back")  # one more piece than now: a captured piece was put back
+        if occupied == START_OCCUPANCY:
+            return Verdict("set_up")  # with the pieces captured so far put back, too
         if count > expected_count or count < expected_count - 1 or (after_lift and count < expected_count):
             return NOTHING
-        if occupied == START_OCCUPANCY:
-            return Verdict("set_up")
         reference = self.expected
         if is_partial(reference, occupied) or (self._open is not None and is_partial(board, occupied)):
             return NOTHING
@@ -490,7 +501,8 @@ class Recognizer:
         for move, segment in reversed(self._alternatives):
             after = self._board.copy(stack=False)
             after.push(move)
-            if matching_moves(after, self._occupied, segment, castling_shapes(after)):
+            replies = matching_moves(after, self._occupied, segment, castling_shapes(after))
+            if replies and self._choose(after, replies) is not None:  # and the pieces reported agree
                 self._open_kind = "show_move"
                 self._set_open(move)
                 self._segment_open = segment
@@ -613,7 +625,8 @@ class Recognizer:
 
     def _is_takeback(self, *, halfway: bool = False) -> bool:
         """Do the events undo the last move: the board shows the position before it, and the squares
-        it filled were emptied? With `halfway`, a capture undone but for its victim put back."""
+        it filled were emptied? With `halfway`, a capture undone but for its victim put back, or a
+        castling with its king or rook still in hand or on the way back."""
         board = self._board
         if not board.move_stack:
             return False
@@ -621,8 +634,12 @@ class Recognizer:
         castling = board.is_castling(last)
         try:
             before = board.occupied
+            if halfway and castling:
+                shape = next(s for s in castling_shapes(board) if s.move == last)
+                landed = chess.BB_SQUARES[shape.king_to] | chess.BB_SQUARES[shape.rook_to]
+                return bool(self._segment.lifted & landed) and self._occupied in shape.halves
             if halfway:
-                if castling or not board.is_capture(last):
+                if not board.is_capture(last):
                     return False
                 victim = last.to_square ^ 8 if board.is_en_passant(last) else last.to_square
                 before &= ~chess.BB_SQUARES[victim]
@@ -632,11 +649,17 @@ class Recognizer:
                 shape = next(s for s in castling_shapes(board) if s.move == last)
                 if shape.is_transposition:
                     return self._segment.held_together(shape.king_to, shape.rook_to)
-                return self._segment.was_lifted(shape.king_to) and self._segment.was_lifted(shape.rook_to)
+                halves = ((shape.king_from, shape.king_to), (shape.rook_from, shape.rook_to))
+                moved = [to for frm, to in halves if frm != to]  # king-only and rook-only castlings
+                return all(self._segment.was_lifted(square) for square in moved)
             # touches count: a victim put back before its capturer refills the square, and looks touched
             return bool(self._segment.ever & chess.BB_SQUARES[last.to_square])
         finally:
             board.push(last)
+
+    def _undoes_transposition(self) -> bool:
+        """King and rook that swapped squares in castling, swapped back: the occupancy never changes."""
+        return bool(self._segment.together) and self._is_takeback()  # only it keeps the occupancy
 
     def _may_be_placed_first(self) -> bool:
         """Could the events that took a capture back, victim first (so that its square looks only
