@@ -355,16 +355,18 @@ def test_a_capture_taken_back_then_a_victim_first_capture_of_a_piece_that_could_
         assert recognizer.board.move_stack == [chess.Move.from_uci("h3h2")]
 
 
-def test_a_promotion_button_that_repeats_the_open_promotion_is_for_the_next_one() -> None:
-    """Found failing: Black's promotion, a bishop already, is still open when B is pressed again just
-    before White's capture-promotion; the press was spent on Black's move and White got a queen."""
+def test_a_promotion_button_pressed_once_the_open_promotion_was_chosen_is_for_the_next_one() -> None:
+    """Found failing: Black's promotion, chosen a bishop by a button, is still open when a button is pressed
+    just before White's capture-promotion; the press went to Black's move and White got a queen."""
     fen = "3r3k/2P5/8/8/8/8/5p2/K3R3 b - - 0 1"
     events = [press("promote_b", 1), lift("e1", 2), lift("f2", 3), place("e1", 4), press("promote_b", 5),
               lift("d8", 6), lift("c7", 7), place("d8", 8), press("white", 9)]
     assert sans(fen, events) == ["fxe1=B", "cxd8=B"]
-    changed = [*events[:4], press("promote_n", 5), *events[5:]]  # a press that changes it is Black's
-    assert sans(fen, changed) == ["fxe1=N", "cxd8=Q+"]
-    clock_after = [*events[:5], press("black", 5.5), *events[5:]]  # so is one before Black's clock
+    other_piece = [*events[:4], press("promote_n", 5), *events[5:]]
+    assert sans(fen, other_piece) == ["fxe1=B", "cxd8=N"]
+    by_default = [*events[1:4], press("promote_n", 5), *events[5:]]  # Black's queen by default: N is Black's
+    assert sans(fen, by_default) == ["fxe1=N", "cxd8=Q+"]
+    clock_after = [*events[:5], press("black", 5.5), *events[5:]]  # so is a press before Black's clock
     assert sans(fen, clock_after) == ["fxe1=B", "cxd8=Q+"]
 
 
@@ -416,3 +418,13 @@ def test_a_change_of_mind_to_a_single_step_then_a_capture_reported_with_identiti
     events = [lift("d7", 1), place("d5", 2, "p"), lift("d5", 3), place("d6", 4, "p"), lift("e5", 5),
               lift("d6", 6), place("d6", 7, "P"), lift("e8", 8), place("f7", 9, "k")]
     assert sans("4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1", events) == ["d6", "exd6", "Kf7"]
+
+
+def test_an_open_capture_put_back_victim_first() -> None:
+    """Found failing: before the clock, the victim put back and then the capturer: the capture's square
+    looked only touched, so the capture stood and the move made instead was lost."""
+    events = [lift("e2", 1), place("e4", 2), lift("d7", 3), place("d5", 4), lift("e4", 5), lift("d5", 6),
+              place("d5", 7), lift("d5", 8), place("d5", 9), place("e4", 10), lift("d2", 11), place("d4", 12)]
+    recognizer = Recognizer(518)
+    reports = [r for e in events for r in recognizer.feed(e)] + recognizer.finish()
+    assert [r.san for r in reports if r.kind == "move"] == ["e4", "d5", "d4"]

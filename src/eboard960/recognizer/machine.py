@@ -111,8 +111,8 @@ class Recognizer:
         self._takeback_held = False  # a capture taken back that may be the next move placed first
         self._last_lift: tuple[chess.Square, float, int, chess.Piece | None] | None = None
         self._open_before_lift: chess.Move | None = None
-        # the last promotion button: its piece, the event count then, and whether it only repeated the
-        # piece of the promotion standing open (then it may be the other side's, for their promotion)
+        # the last promotion button: its piece, the event count then, and whether it is spare: pressed
+        # while a promotion stood open whose piece a button had already chosen, it is for the next one
         self._promotion: tuple[chess.PieceType, int, bool] | None = None
         self.mode = Mode.PLAYING
         self._reset_game(self.start)
@@ -288,12 +288,16 @@ class Recognizer:
     def _button(self, button: str) -> None:
         if button in PROMOTION_BUTTONS:
             piece = PROMOTION_BUTTONS[button]
-            repeats = self._open is not None and self._open.promotion == piece
-            self._promotion = (piece, self._index, repeats)
-            self._repromote()
+            open_move = self._open
+            chosen = open_move is not None and bool(open_move.promotion) and (
+                self._promotion is not None or open_move.promotion == piece
+            )
+            self._promotion = (piece, self._index, chosen)
+            if not chosen:
+                self._repromote()
         elif button in CLOCK_BUTTONS and CLOCK_BUTTONS[button] == self._board.turn:
             if self._promotion is not None and self._promotion[2]:
-                self._promotion = None  # a repeat pressed before the mover's clock is the mover's
+                self._promotion = None  # a spare press before the mover's clock is the mover's
             self._commit_pending()
 
     def _snapshot(self, snapshot: BoardSnapshot) -> None:
@@ -485,7 +489,10 @@ class Recognizer:
         if self._board.is_castling(open_move):
             shape = next(s for s in self._shapes if s.move == open_move)
             targets = chess.BB_SQUARES[shape.king_to] | chess.BB_SQUARES[shape.rook_to]
-        return bool(self._segment_open.lifted & targets)
+        picked_up = self._segment_open.lifted
+        if move is None and self._board.is_capture(open_move):
+            picked_up = self._segment_open.ever  # the victim put back first: its square looks touched
+        return bool(picked_up & targets)
 
     def _may_show_reply(self, occupied: chess.Bitboard) -> bool:
         """Could `occupied` be a complete reply to the open move? Every reply fills a square, except a
