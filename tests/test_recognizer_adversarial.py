@@ -428,3 +428,18 @@ def test_an_open_capture_put_back_victim_first() -> None:
     recognizer = Recognizer(518)
     reports = [r for e in events for r in recognizer.feed(e)] + recognizer.finish()
     assert [r.san for r in reports if r.kind == "move"] == ["e4", "d5", "d4"]
+
+
+def test_a_transposition_castling_swapped_back_before_the_clock() -> None:
+    """Found failing: swapped back, king and rook stand as they did, which is also how the castling looks;
+    the castling stood and the move made instead was called illegal. A board that reports the pieces
+    shows the swap back; on presence alone, a second move by the same side shows it."""
+    fen = "4k3/8/3p4/4P3/8/8/8/5KR1 w G - 0 1"
+    castle = [lift("f1", 1), lift("g1", 2), place("g1", 3, "K"), place("f1", 4, "R")]
+    swap_back = [lift("g1", 5), lift("f1", 6), place("f1", 7, "K"), place("g1", 8, "R")]
+    capture = [lift("d6", 9), lift("e5", 10), place("d6", 11, "P"), lift("e8", 12), place("f8", 13, "k")]
+    assert sans(fen, [*castle, *swap_back, *capture]) == ["exd6", "Kf8"]
+    presence = [place(chess.square_name(e.square), e.t) if isinstance(e, PiecePlaced) else e
+                for e in [*castle, *swap_back]]
+    pawn = [lift("e5", 9), place("e6", 10), press("white", 11), lift("e8", 12), place("f8", 13)]
+    assert sans(fen, [*presence, *pawn]) == ["e6", "Kf8"]

@@ -420,7 +420,10 @@ class Recognizer:
         move = self._choose(board, moves) if moves else None
         if move is not None:
             if move == self._open and self.mode is not Mode.ILLEGAL:
-                return self._rest_open()
+                shown_again = self._rest_open()
+                if shown_again is NOTHING and occupied == board.occupied:
+                    return self._rest()  # a transposition swapped back, as the pieces reported say
+                return shown_again
             if self._may_replace(move):
                 return self._as_move(move)
         if self._open is not None:
@@ -486,11 +489,13 @@ class Recognizer:
             if open_move.from_square in (shape.king_from, shape.rook_from):
                 return True  # the castling king or rook moved first: only its side can finish
         targets = chess.BB_SQUARES[open_move.to_square]
+        picked_up = self._segment_open.lifted
         if self._board.is_castling(open_move):
             shape = next(s for s in self._shapes if s.move == open_move)
             targets = chess.BB_SQUARES[shape.king_to] | chess.BB_SQUARES[shape.rook_to]
-        picked_up = self._segment_open.lifted
-        if move is None and self._board.is_capture(open_move):
+            if shape.is_transposition:
+                picked_up = self._segment_open.ever  # swapped back, it looks as if shown again
+        elif move is None and self._board.is_capture(open_move):
             picked_up = self._segment_open.ever  # the victim put back first: its square looks touched
         return bool(picked_up & targets)
 
