@@ -443,3 +443,11 @@ def test_a_transposition_castling_swapped_back_before_the_clock() -> None:
                 for e in [*castle, *swap_back]]
     pawn = [lift("e5", 9), place("e6", 10), press("white", 11), lift("e8", 12), place("f8", 13)]
     assert sans(fen, [*presence, *pawn]) == ["e6", "Kf8"]
+
+
+def test_a_touch_of_an_open_capture_then_the_reply_placed_first_on_its_origin() -> None:
+    """Found failing once an open capture could be put back victim first: a touch of the capturer and
+    Black's knight shown on f3 before it left d4 also read as White's capture put back."""
+    events = [lift("f3", 1), lift("e5", 2), place("e5", 3), lift("e5", 5), place("e5", 5.8), place("f3", 6.5),
+              lift("d4", 7), press("black", 8)]
+    assert sans(KNIGHT_ON_D4, events) == ["Nxe5", "Nf3+"]

@@ -108,7 +108,8 @@ class Recognizer:
         self._index = 0
         self._verdict = NOTHING
         self._other_side_lifted: float | None = None  # when the other side's piece left
-        self._takeback_held = False  # a capture taken back that may be the next move placed first
+        self._held: str | None = None  # "take_back" or "retract" of a capture, unless the next event
+        # shows the other side's move placed before its lift (see `_decide_held`)
         self._last_lift: tuple[chess.Square, float, int, chess.Piece | None] | None = None
         self._open_before_lift: chess.Move | None = None
         # the last promotion button: its piece, the event count then, and whether it is spare: pressed
@@ -143,8 +144,8 @@ class Recognizer:
         self._out = []
         if self._other_side_lifted is not None:
             self._other_side_began(event)
-        elif self._takeback_held:
-            self._decide_takeback(event)
+        elif self._held:
+            self._decide_held(event)
         self._t = event.t
         kind = type(event)
         if kind is PieceLifted:
@@ -164,8 +165,8 @@ class Recognizer:
         self._out = []
         if self._other_side_lifted is not None:
             self._other_side_began(None)
-        elif self._takeback_held:
-            self._decide_takeback(None)
+        elif self._held:
+            self._decide_held(None)
         if t is not None:
             self._t = t
         self._commit_pending()
@@ -175,8 +176,8 @@ class Recognizer:
         """The game ended off the board (a flag fell, a resignation): an open move is dropped, and no
         move is recorded until the pieces are set up for a new game. Nothing is reported: the caller
         knows the result."""
-        if self._takeback_held:
-            self._decide_takeback(None)
+        if self._held:
+            self._decide_held(None)
         if self.mode is not Mode.GAME_OVER:
             self._fire("stop")
 
@@ -216,20 +217,26 @@ class Recognizer:
         self._fire("commit")
         self._settle(after_lift=True)  # the other side's move may already be on the board
 
-    def _decide_takeback(self, event: SquareEvent | None) -> None:
-        """A capture taken back victim first ends with its piece put back on its origin, which is also
-        how the next move looks when a board reports its place before its lift: the takeback stands
-        unless this event lifts a piece that can go to that square (and is not told apart by the
-        piece the board reported there)."""
-        self._takeback_held = False
+    def _decide_held(self, event: SquareEvent | None) -> None:
+        """A capture undone victim first (taken back, or retracted while open) ends with its piece put
+        back on its origin, which is also how the other side's next move looks when a board reports its
+        place before its lift: the undoing stands unless this event lifts a piece that can go to that
+        square (and is not told apart by the piece the board reported there)."""
+        trigger, self._held = self._held, None
+        if trigger == "take_back":
+            position, origin = self._board, self._board.peek().from_square
+        else:
+            position, origin = self._after(), self._open.from_square
         if isinstance(event, PieceLifted):
-            board, square = self._board, self._map(event.square)
-            origin = board.peek().from_square
-            same_piece = self._pieces.get(origin) in (None, board.piece_at(square))
+            square = self._map(event.square)
+            same_piece = self._pieces.get(origin) in (None, position.piece_at(square))
             lifted = self._occupied & chess.BB_SQUARES[square]
-            if same_piece and lifted and with_promotions(board, square, origin):
+            if same_piece and lifted and with_promotions(position, square, origin):
                 return  # the next move, placed first: the lift completes it
-        self._fire("take_back")
+        if trigger == "take_back":
+            self._fire("take_back")
+        else:
+            self._back_to_the_game()
 
     def _is_bounce(self, square: chess.Square, piece: chess.Piece | None, t: float) -> bool:
         """Is a place on `square` at `t` the end of a sensor bounce: the event just before lifted
@@ -372,16 +379,11 @@ class Recognizer:
             verdict = self._classify(after_lift)
         if verdict.trigger is None:
             return
-        if verdict.trigger == "hold_takeback":
-            self._takeback_held = True  # decided by the next event
+        if verdict.trigger in ("hold_take_back", "hold_retract"):
+            self._held = verdict.trigger.removeprefix("hold_")  # decided by the next event
             return
         if verdict.trigger == "rest":
-            self._segment.rest()
-            self._segment_open.rest()
-            if self.mode is Mode.ILLEGAL:
-                self._fire("retract" if self._open is not None else "restore")
-            elif self._open is not None:
-                self._fire("retract")
+            self._back_to_the_game()
             return
         if verdict.trigger == "rest_open":
             self._segment.lifted &= ~self._segment_open.lifted  # a touch after the move proves nothing
@@ -398,6 +400,15 @@ class Recognizer:
             return
         self._verdict = verdict
         self._fire(verdict.trigger)
+
+    def _back_to_the_game(self) -> None:
+        """The board shows the game's position again: an open move was put back, or the position fixed."""
+        self._segment.rest()
+        self._segment_open.rest()
+        if self.mode is Mode.ILLEGAL:
+            self._fire("retract" if self._open is not None else "restore")
+        elif self._open is not None:
+            self._fire("retract")
 
     def _set_up(self) -> None:
         """The pieces were set up again: a move still open when that began was made first."""
@@ -436,7 +447,10 @@ class Recognizer:
         if occupied == board.occupied and self._may_replace(None):
             if self._open is None and self.takebacks and self._undoes_transposition():
                 return Verdict("take_back")
-            return self._rest()
+            rest = self._rest()
+            if rest is not NOTHING and self._open is not None and self._reply_may_be_placed_first():
+                return Verdict("hold_retract")  # or the other side's reply placed before its lift
+            return rest
         for shape in self._shapes:
             half = shape.halves.get(occupied)
             if half is None:
@@ -454,7 +468,7 @@ class Recognizer:
         may_take_back = self._open is None and self.takebacks
         if may_take_back and expected_count <= count <= expected_count + 1 and self._is_takeback():
             if count > expected_count and self._may_be_placed_first():
-                return Verdict("hold_takeback")  # or the next move placed before its lift
+                return Verdict("hold_take_back")  # or the next move placed before its lift
             return Verdict("take_back")  # one more piece than now: a captured piece was put back
         if occupied == START_OCCUPANCY:
             return Verdict("set_up")  # with the pieces captured so far put back, too
@@ -668,6 +682,15 @@ class Recognizer:
             return bool(self._segment.ever & chess.BB_SQUARES[last.to_square])
         finally:
             board.push(last)
+
+    def _reply_may_be_placed_first(self) -> bool:
+        """Could the events that put an open capture back, victim first (so that its square looks only
+        touched), also be a touch of the capturer and the other side's reply shown on the capture's
+        origin before its lift?"""
+        move = self._open
+        if not self._board.is_capture(move) or self._segment_open.was_lifted(move.to_square):
+            return False
+        return any(self._after().generate_legal_moves(to_mask=chess.BB_SQUARES[move.from_square]))
 
     def _undoes_transposition(self) -> bool:
         """King and rook that swapped squares in castling, swapped back: the occupancy never changes."""
