@@ -296,11 +296,11 @@ class Recognizer:
         if button in PROMOTION_BUTTONS:
             piece = PROMOTION_BUTTONS[button]
             open_move = self._open
-            chosen = open_move is not None and bool(open_move.promotion) and (
+            spare = open_move is not None and bool(open_move.promotion) and (
                 self._promotion is not None or open_move.promotion == piece
             )
-            self._promotion = (piece, self._index, chosen)
-            if not chosen:
+            self._promotion = (piece, self._index, spare)
+            if not spare:
                 self._repromote()
         elif button in CLOCK_BUTTONS and CLOCK_BUTTONS[button] == self._board.turn:
             if self._promotion is not None and self._promotion[2]:
@@ -447,8 +447,10 @@ class Recognizer:
         if occupied == board.occupied and self._may_replace(None):
             if self._open is None and self.takebacks and self._undoes_transposition():
                 return Verdict("take_back")
-            rest = self._rest()
-            if rest is not NOTHING and self._open is not None and self._reply_may_be_placed_first():
+            rest, move = self._rest(), self._open
+            if rest is not NOTHING and move is not None and self._board.is_capture(move) and (
+                self._may_be_placed_first(self._after(), move, self._segment_open)
+            ):
                 return Verdict("hold_retract")  # or the other side's reply placed before its lift
             return rest
         for shape in self._shapes:
@@ -467,7 +469,7 @@ class Recognizer:
         expected_count = (self._open_occupied if self._open is not None else board.occupied).bit_count()
         may_take_back = self._open is None and self.takebacks
         if may_take_back and expected_count <= count <= expected_count + 1 and self._is_takeback():
-            if count > expected_count and self._may_be_placed_first():
+            if count > expected_count and self._may_be_placed_first(board, board.peek(), self._segment):
                 return Verdict("hold_take_back")  # or the next move placed before its lift
             return Verdict("take_back")  # one more piece than now: a captured piece was put back
         if occupied == START_OCCUPANCY:
@@ -683,27 +685,18 @@ class Recognizer:
         finally:
             board.push(last)
 
-    def _reply_may_be_placed_first(self) -> bool:
-        """Could the events that put an open capture back, victim first (so that its square looks only
-        touched), also be a touch of the capturer and the other side's reply shown on the capture's
-        origin before its lift?"""
-        move = self._open
-        if not self._board.is_capture(move) or self._segment_open.was_lifted(move.to_square):
-            return False
-        return any(self._after().generate_legal_moves(to_mask=chess.BB_SQUARES[move.from_square]))
-
     def _undoes_transposition(self) -> bool:
         """King and rook that swapped squares in castling, swapped back: the occupancy never changes."""
         return bool(self._segment.together) and self._is_takeback()  # only it keeps the occupancy
 
-    def _may_be_placed_first(self) -> bool:
-        """Could the events that took a capture back, victim first (so that its square looks only
-        touched), also be a touch of the capturer and the next move shown on the capture's origin
-        before its lift?"""
-        last = self._board.peek()
-        if self._segment.was_lifted(last.to_square):
-            return False  # the capturer went back first: the victim put back ends the takeback
-        return any(self._board.generate_legal_moves(to_mask=chess.BB_SQUARES[last.from_square]))
+    @staticmethod
+    def _may_be_placed_first(position: chess.Board, capture: chess.Move, segment: Segment) -> bool:
+        """Could the events that undid `capture` victim first (so that its square looks only touched)
+        also be a touch of the capturer and the next move from `position` shown on the capture's
+        origin before its lift?"""
+        if segment.was_lifted(capture.to_square):
+            return False  # the capturer went back first: the victim put back ends it
+        return any(position.generate_legal_moves(to_mask=chess.BB_SQUARES[capture.from_square]))
 
     def _repromote(self) -> None:
         """A promotion button while a promotion is open changes its piece."""
