@@ -451,3 +451,74 @@ def test_a_touch_of_an_open_capture_then_the_reply_placed_first_on_its_origin() 
     events = [lift("f3", 1), lift("e5", 2), place("e5", 3), lift("e5", 5), place("e5", 5.8), place("f3", 6.5),
               lift("d4", 7), press("black", 8)]
     assert sans(KNIGHT_ON_D4, events) == ["Nxe5", "Nf3+"]
+
+
+def moves_made(fen: str, events: list) -> list[str]:
+    """The game's moves at the end, in SAN: what the PGN holds, whatever was corrected on the way."""
+    recognizer = Recognizer(chess.Board(fen, chess960=True))
+    for event in events:
+        recognizer.feed(event)
+    recognizer.finish()
+    board, made = chess.Board(fen, chess960=True), []
+    for move in recognizer.board.move_stack:
+        made.append(board.san(move))
+        board.push(move)
+    return made
+
+
+PAWN_ON_F2 = "3r3k/2P5/8/8/8/8/K4p2/4R3 b - - 0 1"
+
+
+def test_a_promotion_button_after_the_movers_clock_chooses_the_piece_until_the_other_side_begins() -> None:
+    """Found failing: the spec lets a promotion button choose the piece up to the other side's first event,
+    and the mover's clock press is the mover's own; a press after it was kept for the next promotion."""
+    black = [lift("e1", 1), lift("f2", 2), place("e1", 3), press("black", 4)]
+    white = [lift("d8", 6), lift("c7", 7), place("d8", 8), press("white", 9)]
+    recognizer = Recognizer(chess.Board(PAWN_ON_F2, chess960=True))
+    reports = [r for e in [*black, press("promote_n", 5)] for r in recognizer.feed(e)]
+    assert [(r.kind, r.san) for r in reports] == [("move", "fxe1=Q"), ("takeback", "fxe1=Q"),
+                                                  ("move", "fxe1=N")]
+    assert moves_made(PAWN_ON_F2, [*black, press("promote_r", 5), press("promote_n", 5.5), *white]) == [
+        "fxe1=N", "cxd8=Q+"]
+    too_late = [*black, white[0], press("promote_n", 6.5), *white[1:]]  # White's first event came first
+    assert moves_made(PAWN_ON_F2, too_late) == ["fxe1=Q", "cxd8=N"]
+    chosen = [press("promote_b", 0.5), *black, press("promote_n", 5), *white]  # a second choice is White's
+    assert moves_made(PAWN_ON_F2, chosen) == ["fxe1=B", "cxd8=N"]
+
+
+def test_a_promotion_put_back_forgets_its_button() -> None:
+    """Found failing: a button chose the piece of a promotion that was then put back; made again without a
+    press it kept that piece (and a press for the new try was taken as one for the next promotion)."""
+    tried = [press("promote_n", 1), lift("f2", 2), place("f1", 3), lift("f1", 4), place("f2", 5)]
+    assert moves_made(PAWN_ON_F2, [*tried, lift("f2", 6), place("f1", 7), press("black", 8)]) == ["f1=Q"]
+    again = [*tried, lift("f2", 6), place("f1", 7), press("promote_r", 8), press("black", 9)]
+    assert moves_made(PAWN_ON_F2, again) == ["f1=R"]
+    assert moves_made(PAWN_ON_F2, [*tried[:3], press("black", 4)]) == ["f1=N"]
+
+
+def test_an_open_transposition_castling_swapped_back_then_a_capture_victim_first() -> None:
+    """Found failing: on presence alone, king and rook swapped back before the clock left the castling
+    open, and the next capture's victim (a piece of the other side) made it final. In hand together
+    again, they undo it."""
+    opening = [lift("e2", 1), place("e4", 2), lift("d7", 3), place("d5", 4), lift("d2", 5), place("d3", 6),
+               press("white", 7)]
+    castled_and_back = [lift("f8", 8), lift("g8", 9), place("f8", 10), place("g8", 11), lift("g8", 12),
+                        lift("f8", 13), place("g8", 14), place("f8", 15)]
+    capture = [lift("e4", 16), lift("d5", 17), place("e4", 18), press("black", 19)]
+    start = chess.Board.from_chess960_pos(185).fen()  # king f8, rook g8: O-O swaps them
+    assert moves_made(start, [*opening, *castled_and_back, *capture]) == ["e4", "d5", "d3", "dxe4"]
+    touched = [*castled_and_back[:4], lift("g8", 12), place("g8", 13), lift("f8", 14), place("f8", 15)]
+    assert moves_made(start, [*opening, *touched, *capture[:1]]) == ["e4", "d5", "d3", "O-O"]
+
+
+def test_a_victim_first_takeback_is_no_move_placed_first_when_the_lift_comes_late() -> None:
+    """Found failing: a capture taken back victim first ends with the capturer back on its origin, like the
+    other side's move to that square placed before its lift (here h2-h3, after a touch of g2). The samples'
+    lifts follow their places within 0.27 s; one a second or more later begins the next move, after the
+    takeback (here the queen's capture victim first on h2)."""
+    capture = [lift("g2", 1), lift("h3", 2), place("g2", 3), press("black", 4)]
+    victim_first = [lift("g2", 5), place("g2", 6), place("h3", 7)]
+    capture_again = [lift("h2", 9), lift("h3", 10), place("h2", 11), press("black", 12)]
+    assert moves_made(QUEEN_ON_H3, [*capture, *victim_first, *capture_again]) == ["Qxh2"]
+    placed_first = [*capture, *victim_first, lift("h2", 7.1), press("white", 7.5)]
+    assert moves_made(QUEEN_ON_H3, placed_first) == ["Qxg2", "h3"]

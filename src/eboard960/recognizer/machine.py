@@ -52,6 +52,9 @@ PROMOTION_BUTTONS = {"promote_q": chess.QUEEN, "promote_r": chess.ROOK,
                      "promote_b": chess.BISHOP, "promote_n": chess.KNIGHT}
 CLOCK_BUTTONS = {"white": chess.WHITE, "black": chess.BLACK}
 BOUNCE_SECONDS = 0.25  # a lift and place of one square this close together is a sensor bounce
+# a place reported before its own lift: the board's scan order, or a slide; the samples' lifts follow
+# within 0.27 s, and no hand makes another move this fast
+PLACED_FIRST_SECONDS = 1.0
 
 
 class Verdict(NamedTuple):
@@ -115,6 +118,9 @@ class Recognizer:
         # the last promotion button: its piece, the event count then, and whether it is spare: pressed
         # while a promotion stood open whose piece a button had already chosen, it is for the next one
         self._promotion: tuple[chess.PieceType, int, bool] | None = None
+        # the mover's clock made a promotion final with the default piece, and the other side has not
+        # begun: a promotion button still chooses its piece
+        self._late_promotion = False
         self.mode = Mode.PLAYING
         self._reset_game(self.start)
 
@@ -148,6 +154,8 @@ class Recognizer:
             self._decide_held(event)
         self._t = event.t
         kind = type(event)
+        if kind is not ButtonPressed and kind is not LinkChanged:
+            self._late_promotion = False
         if kind is PieceLifted:
             self._lift(self._map(event.square))
         elif kind is PiecePlaced:
@@ -220,14 +228,14 @@ class Recognizer:
     def _decide_held(self, event: SquareEvent | None) -> None:
         """A capture undone victim first (taken back, or retracted while open) ends with its piece put
         back on its origin, which is also how the other side's next move looks when a board reports its
-        place before its lift: the undoing stands unless this event lifts a piece that can go to that
-        square (and is not told apart by the piece the board reported there)."""
+        place before its lift: the undoing stands unless this event lifts, soon enough, a piece that can
+        go to that square (and is not told apart by the piece the board reported there)."""
         trigger, self._held = self._held, None
         if trigger == "take_back":
             position, origin = self._board, self._board.peek().from_square
         else:
             position, origin = self._after(), self._open.from_square
-        if isinstance(event, PieceLifted):
+        if isinstance(event, PieceLifted) and event.t - self._t <= PLACED_FIRST_SECONDS:
             square = self._map(event.square)
             same_piece = self._pieces.get(origin) in (None, position.piece_at(square))
             lifted = self._occupied & chess.BB_SQUARES[square]
@@ -295,6 +303,12 @@ class Recognizer:
     def _button(self, button: str) -> None:
         if button in PROMOTION_BUTTONS:
             piece = PROMOTION_BUTTONS[button]
+            if self._late_promotion:
+                last = self._board.peek()
+                self._verdict = Verdict("rechoose", move=chess.Move(last.from_square, last.to_square, piece))
+                if self._verdict.move != last:
+                    self._fire("rechoose")
+                return
             open_move = self._open
             spare = open_move is not None and bool(open_move.promotion) and (
                 self._promotion is not None or open_move.promotion == piece
@@ -305,7 +319,13 @@ class Recognizer:
         elif button in CLOCK_BUTTONS and CLOCK_BUTTONS[button] == self._board.turn:
             if self._promotion is not None and self._promotion[2]:
                 self._promotion = None  # a spare press before the mover's clock is the mover's
+            moves, press = len(self._board.move_stack), self._promotion
             self._commit_pending()
+            last = self._board.move_stack[-1] if len(self._board.move_stack) > moves else None
+            self._late_promotion = bool(
+                last and last.promotion and press is None and last.to_square not in self._pieces
+                and self.mode is Mode.PLAYING
+            )
 
     def _snapshot(self, snapshot: BoardSnapshot) -> None:
         occupied = snapshot.occupied
@@ -432,8 +452,8 @@ class Recognizer:
         if move is not None:
             if move == self._open and self.mode is not Mode.ILLEGAL:
                 shown_again = self._rest_open()
-                if shown_again is NOTHING and occupied == board.occupied:
-                    return self._rest()  # a transposition swapped back, as the pieces reported say
+                if occupied == board.occupied and (shown_again is NOTHING or self._swapped_back()):
+                    return self._rest()  # a transposition swapped back (the pieces reported say so)
                 return shown_again
             if self._may_replace(move):
                 return self._as_move(move)
@@ -685,6 +705,12 @@ class Recognizer:
         finally:
             board.push(last)
 
+    def _swapped_back(self) -> bool:
+        """King and rook of an open transposition castling in hand together again: put back, it is
+        retracted, as the first time in hand together made it a castling (a touch takes one piece)."""
+        shape = next((s for s in self._shapes if s.move == self._open), None)
+        return shape is not None and self._segment_open.held_together(shape.king_to, shape.rook_to)
+
     def _undoes_transposition(self) -> bool:
         """King and rook that swapped squares in castling, swapped back: the occupancy never changes."""
         return bool(self._segment.together) and self._is_takeback()  # only it keeps the occupancy
@@ -806,7 +832,15 @@ class Recognizer:
         self._shapes = castling_shapes(board)
         self._check_ending()
 
+    def rechoose_last(self) -> None:
+        """A promotion button after the mover's clock, before the other side began: the piece changes."""
+        self.undo_last()
+        self._set_open(self._verdict.move)
+        self.commit_open()
+
     def drop_open(self) -> None:
+        if self._open is not None and self._open.promotion:
+            self._promotion = None  # the button chose the piece of this try; made again, it may differ
         self._other_side_lifted = None
         self._open = None
         self._after_open = None
@@ -863,6 +897,7 @@ class Recognizer:
         self._fix: tuple[frozenset[chess.Square], frozenset[chess.Square]] | None = None
         self._repetitions: dict[tuple[object, ...], int] = {_repetition_key(self._board): 1}
         self._promotion = None
+        self._late_promotion = False
 
     def _rebase(self) -> None:
         """The board shows a known position: evidence starts afresh."""

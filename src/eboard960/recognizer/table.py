@@ -53,6 +53,8 @@ TRANSITIONS: list[dict[str, object]] = [
     dict(trigger="retract", source=X, dest=P, after=["report_restored", "drop_open"]),
     # takeback
     dict(trigger="take_back", source=[P, X], dest=P, after="undo_last"),
+    # a promotion button after the mover's clock, before the other side began, changes the piece
+    dict(trigger="rechoose", source=P, dest=P, after="rechoose_last"),
     # recovery
     dict(trigger="misplace", source=[P, *OPEN], dest=X, after="report_illegal"),
     dict(trigger="misplace", source=X, dest=X, after="report_illegal"),
@@ -72,9 +74,10 @@ TRIGGERS = sorted({str(line["trigger"]) for line in TRANSITIONS})
 # (mode, trigger) pairs the classifier never fires; reaching one is a bug, not a user error.
 REFUSED: set[tuple[Mode, str]] = {
     (P, "commit"), (P, "retract"), (P, "restore"),
-    (M, "take_back"), (M, "restore"), (M, "end"),
-    (V, "take_back"), (V, "restore"), (V, "end"),
-    (C, "take_back"), (C, "restore"), (C, "end"),
+    (M, "take_back"), (M, "restore"), (M, "end"), (M, "rechoose"),
+    (V, "take_back"), (V, "restore"), (V, "end"), (V, "rechoose"),
+    (C, "take_back"), (C, "restore"), (C, "end"), (C, "rechoose"),
+    (X, "rechoose"),
     *((G, trigger) for trigger in TRIGGERS if trigger != "set_up"),
 }
 
