@@ -514,11 +514,36 @@ def test_an_open_transposition_castling_swapped_back_then_a_capture_victim_first
 def test_a_victim_first_takeback_is_no_move_placed_first_when_the_lift_comes_late() -> None:
     """Found failing: a capture taken back victim first ends with the capturer back on its origin, like the
     other side's move to that square placed before its lift (here h2-h3, after a touch of g2). The samples'
-    lifts follow their places within 0.27 s; one a second or more later begins the next move, after the
+    lifts follow their places within 0.27 s; one half a second or more later begins the next move, after the
     takeback (here the queen's capture victim first on h2)."""
     capture = [lift("g2", 1), lift("h3", 2), place("g2", 3), press("black", 4)]
     victim_first = [lift("g2", 5), place("g2", 6), place("h3", 7)]
-    capture_again = [lift("h2", 9), lift("h3", 10), place("h2", 11), press("black", 12)]
+    capture_again = [lift("h2", 7.6), lift("h3", 8), place("h2", 9), press("black", 10)]
     assert moves_made(QUEEN_ON_H3, [*capture, *victim_first, *capture_again]) == ["Qxh2"]
     placed_first = [*capture, *victim_first, lift("h2", 7.1), press("white", 7.5)]
     assert moves_made(QUEEN_ON_H3, placed_first) == ["Qxg2", "h3"]
+
+
+def test_a_slide_or_change_of_mind_into_a_capture_lifting_the_capturer_first() -> None:
+    """Found failing: the queen slid over d2 and d3 (showing Qd3) and on into a capture on d5, capturer
+    first; the victim's lift, with the queen in hand, made Qd3 final. The other side's piece lifted while
+    the open move's piece is in hand, then the held piece on its square, is a change of mind into a capture;
+    a piece put on the open move's square instead is the other side's capture, as before."""
+    fen = "4k3/8/8/3pp3/8/8/8/3QK3 w - - 0 1"
+    slide = [lift("d1", 1), place("d2", 1.2), lift("d2", 1.3), place("d3", 1.5), lift("d3", 1.6),
+             lift("d5", 2), place("d5", 3), press("white", 4)]
+    assert moves_made(fen, slide) == ["Qxd5"]
+    change_of_mind = [lift("d1", 1), place("d4", 2), lift("d4", 3), lift("d5", 4), place("d5", 5)]
+    assert moves_made(fen, change_of_mind) == ["Qxd5"]
+    taken = [lift("d1", 1), place("d4", 2), lift("d4", 3), lift("e5", 4), place("d4", 5)]
+    assert moves_made(fen, taken) == ["Qd4", "exd4"]
+
+
+def test_a_button_naming_the_open_promotions_piece_then_the_clock_leaves_the_next_press_to_the_other_side(
+) -> None:
+    """Found failing: promote_q pressed after a1=Q was shown (the default, so kept as spare) and the clock
+    pressed; the next press, White's before lifting the pawn, changed Black's queen into a bishop."""
+    fen = "4k3/P7/8/8/8/8/p6K/8 b - - 0 1"
+    events = [lift("a2", 1), place("a1", 2), press("promote_q", 3), press("black", 4), press("promote_b", 5),
+              lift("a7", 6), place("a8", 7), press("white", 8)]
+    assert moves_made(fen, events) == ["a1=Q", "a8=B"]

@@ -174,6 +174,7 @@ def noise(board: chess.BaseBoard, rng: random.Random) -> list[Step]:
 
 HAND_SECONDS = (0.3, 2.0)  # between two movements of a hand (the samples: 0.34 s and more)
 BOUNCE_SECONDS = (0.02, 0.15)  # a sensor bounce (the samples: 0.026 to 0.144 s)
+SCAN_SECONDS = (0.03, 0.28)  # a place reported before its own lift (the samples: 0.034 to 0.274 s)
 
 PROMOTION_BUTTON = {chess.QUEEN: "promote_q", chess.ROOK: "promote_r",
                     chess.BISHOP: "promote_b", chess.KNIGHT: "promote_n"}
@@ -220,8 +221,10 @@ def human_game(board: chess.Board, moves: Iterable[chess.Move], rng: random.Rand
                          and s.square == move.to_square else s for s in steps]
         else:
             how = "none"
-        for step in steps:
-            add(step)
+        quick = None if board.is_castling(move) else (move.to_square, move.from_square)
+        for before, step in zip([None, *steps[:-1]], steps, strict=True):
+            placed_first = isinstance(before, PiecePlaced) and (before.square, step.square) == quick
+            add(step, SCAN_SECONDS if placed_first else HAND_SECONDS)
         if how == "after":
             add(ButtonPressed(button=PROMOTION_BUTTON[move.promotion]))
         mover = board.turn

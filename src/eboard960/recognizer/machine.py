@@ -52,9 +52,9 @@ PROMOTION_BUTTONS = {"promote_q": chess.QUEEN, "promote_r": chess.ROOK,
                      "promote_b": chess.BISHOP, "promote_n": chess.KNIGHT}
 CLOCK_BUTTONS = {"white": chess.WHITE, "black": chess.BLACK}
 BOUNCE_SECONDS = 0.25  # a lift and place of one square this close together is a sensor bounce
-# a place reported before its own lift: the board's scan order, or a slide; the samples' lifts follow
-# within 0.27 s, and no hand makes another move this fast
-PLACED_FIRST_SECONDS = 1.0
+# a place reported before its own lift comes from the board's scan order, or a slide: the samples' lifts
+# follow within 0.27 s; a lift later than this begins another hand movement
+PLACED_FIRST_SECONDS = 0.5
 
 
 class Verdict(NamedTuple):
@@ -218,12 +218,25 @@ class Recognizer:
         bounced = isinstance(event, PiecePlaced) and self._is_bounce(
             self._map(event.square), event.piece, event.t
         )
-        if bounced or self._open is None:
+        if bounced or self._open is None or self._captures_instead(event):
             return
         self._t = lifted_at
         self._take_alternative()
         self._fire("commit")
         self._settle(after_lift=True)  # the other side's move may already be on the board
+
+    def _captures_instead(self, event: SquareEvent | None) -> bool:
+        """Is `event` the open move's piece, picked up again, landing on the square of the other side's
+        piece just lifted: a change of mind (or a slide) into a capture, not the other side's move?"""
+        move, board = self._open, self._board
+        if not isinstance(event, PiecePlaced) or board.is_castling(move) or self._last_lift is None:
+            return False
+        square, target = self._map(event.square), chess.BB_SQUARES[move.to_square]
+        in_hand = bool(self._segment_open.lifted & target) and not self._occupied & target
+        ours = event.piece is None or event.piece.color == board.turn
+        return in_hand and ours and square == self._last_lift[0] and bool(
+            with_promotions(board, move.from_square, square)
+        )
 
     def _decide_held(self, event: SquareEvent | None) -> None:
         """A capture undone victim first (taken back, or retracted while open) ends with its piece put
@@ -317,9 +330,9 @@ class Recognizer:
             if not spare:
                 self._repromote()
         elif button in CLOCK_BUTTONS and CLOCK_BUTTONS[button] == self._board.turn:
-            if self._promotion is not None and self._promotion[2]:
-                self._promotion = None  # a spare press before the mover's clock is the mover's
             moves, press = len(self._board.move_stack), self._promotion
+            if press is not None and press[2]:
+                self._promotion = None  # a spare press before the mover's clock is the mover's
             self._commit_pending()
             last = self._board.move_stack[-1] if len(self._board.move_stack) > moves else None
             self._late_promotion = bool(
