@@ -111,7 +111,8 @@ def human_events(board: chess.Board, move: chess.Move, rng: random.Random) -> li
 
     Covers every castling order, captures with the victim first or last, en
     passant in every order, place-before-lift, touches of other pieces and
-    slides over empty squares; the events always net out to the move.
+    slides over empty squares (also into a capture); the events always net
+    out to the move.
     """
     if board.is_castling(move):
         orders = castling_orders(board, move)
@@ -128,7 +129,12 @@ def human_events(board: chess.Board, move: chess.Move, rng: random.Random) -> li
         return steps
     if board.is_capture(move):
         victim = PieceLifted(square=to)
-        return [victim, lift, place] if rng.random() < 0.5 else [lift, victim, place]
+        if rng.random() < 0.5:
+            return [victim, lift, place]
+        transit = _transit_square(board, frm, to, rng) if rng.random() < 0.3 else None
+        if transit is not None:  # a slide into the capture: the victim leaves while the piece is in hand
+            return [lift, PiecePlaced(square=transit), PieceLifted(square=transit), victim, place]
+        return [lift, victim, place]
     style = rng.random()
     if style < 0.15:
         return [place, lift]  # the board reports the arrival before the departure

@@ -227,16 +227,15 @@ class Recognizer:
 
     def _captures_instead(self, event: SquareEvent | None) -> bool:
         """Is `event` the open move's piece, picked up again, landing on the square of the other side's
-        piece just lifted: a change of mind (or a slide) into a capture, not the other side's move?"""
+        piece just lifted: a change of mind or a slide into a capture, not the other side's move?"""
         move, board = self._open, self._board
         if not isinstance(event, PiecePlaced) or board.is_castling(move) or self._last_lift is None:
             return False
         square, target = self._map(event.square), chess.BB_SQUARES[move.to_square]
         in_hand = bool(self._segment_open.lifted & target) and not self._occupied & target
         ours = event.piece is None or event.piece.color == board.turn
-        return in_hand and ours and square == self._last_lift[0] and bool(
-            with_promotions(board, move.from_square, square)
-        )
+        lifted_there = square == self._last_lift[0]
+        return in_hand and ours and lifted_there and bool(with_promotions(board, move.from_square, square))
 
     def _decide_held(self, event: SquareEvent | None) -> None:
         """A capture undone victim first (taken back, or retracted while open) ends with its piece put
