@@ -154,8 +154,8 @@ class Recognizer:
             self._decide_held(event)
         self._t = event.t
         kind = type(event)
-        if kind is not ButtonPressed and kind is not LinkChanged:
-            self._late_promotion = False
+        if self._late_promotion and kind is not ButtonPressed and kind is not LinkChanged:
+            self._late_promotion = False  # the other side began
         if kind is PieceLifted:
             self._lift(self._map(event.square))
         elif kind is PiecePlaced:
