@@ -547,3 +547,37 @@ def test_a_button_naming_the_open_promotions_piece_then_the_clock_leaves_the_nex
     events = [lift("a2", 1), place("a1", 2), press("promote_q", 3), press("black", 4), press("promote_b", 5),
               lift("a7", 6), place("a8", 7), press("white", 8)]
     assert moves_made(fen, events) == ["a1=Q", "a8=B"]
+
+
+KNIGHT_ON_F3 = "rnbqkbnr/ppp2ppp/8/3pp3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3"
+
+
+def test_a_piece_the_knight_could_take_touched_while_it_is_in_hand() -> None:
+    """Found failing (the choreography's touches in hand): the knight lifted, the e5 pawn lifted and put
+    back, then the knight put on g5. The touch looks like Nxe5 until the knight lands elsewhere with the
+    pawn still there; Nxe5 stayed, and with it a piece too many, so the rest of the game was lost."""
+    capturer_first = [lift("f3", 1), lift("e5", 1.5), place("e5", 2), place("g5", 2.5)]
+    reply = [lift("d8", 4), place("d7", 4.5)]  # the queen could go to g5: no reply placed first
+    assert moves_made(KNIGHT_ON_F3, [*capturer_first, *reply]) == ["Ng5", "Qd7"]
+    victim_first = [lift("e5", 1), lift("f3", 1.5), place("e5", 2), place("g5", 2.5), press("white", 3)]
+    assert moves_made(KNIGHT_ON_F3, [*victim_first, *reply]) == ["Ng5", "Qd7"]
+
+
+def test_a_capture_then_a_reply_placed_before_its_lift_on_a_square_the_capturer_could_reach() -> None:
+    """The other reading of the same events: Nxe5, then the queen shown on g5 before d8 empties. The lift
+    comes at once, so the capture stands and the queen's move follows it."""
+    capture = [lift("f3", 1), lift("e5", 1.5), place("e5", 2)]
+    reply = [place("g5", 3.5), lift("d8", 3.6)]
+    take_f7 = [lift("f7", 5.5), lift("e5", 6), place("f7", 6.5)]
+    for clock in ([], [press("black", 4.5)]):
+        assert moves_made(KNIGHT_ON_F3, [*capture, *reply, *clock, *take_f7]) == ["Nxe5", "Qg5", "Nxf7"]
+
+
+def test_a_touched_piece_is_no_victim_for_a_change_of_mind() -> None:
+    """Found failing: the rook in hand touched the queen on c4, landed on c5 (Rc5), and White's knight then
+    took it victim first. The lift of c5 brought back Rxc4: the queen's touch, before Rc5 was shown, counted
+    as the victim's lift of a change of mind into a capture."""
+    fen = "2r4k/8/8/8/2Q5/1N6/8/6K1 b - - 0 1"
+    events = [lift("c8", 1), lift("c4", 1.8), place("c4", 3.2), place("c5", 4.1), lift("c5", 5.3),
+              lift("b3", 6), place("c5", 7)]
+    assert moves_made(fen, events) == ["Rc5", "Nxc5"]

@@ -178,6 +178,23 @@ def noise(board: chess.BaseBoard, rng: random.Random) -> list[Step]:
     return [PieceLifted(square=square), PiecePlaced(square=square)]
 
 
+def touch_in_hand(board: chess.Board, move: chess.Move, rng: random.Random) -> list[Step]:
+    """Another piece touched while the moving one is in hand, for a quiet move: any piece but the
+    mover's king and rooks (two of them in hand together may be a castling). Empty if none.
+
+    A touched piece the moving one could take looks like its capture until the move lands elsewhere;
+    the mover's clock press follows, as the other side's lift within half a second of the landing
+    would make it that capture and a reply placed before its lift."""
+    if board.is_capture(move) or board.is_castling(move) or move.promotion:
+        return []
+    castlers = (board.kings | board.rooks) & board.occupied_co[board.turn]
+    squares = list(chess.scan_forward(board.occupied & ~castlers & ~chess.BB_SQUARES[move.from_square]))
+    if not squares:
+        return []
+    square = rng.choice(squares)
+    return [PieceLifted(square=square), PiecePlaced(square=square)]
+
+
 HAND_SECONDS = (0.3, 2.0)  # between two movements of a hand (the samples: 0.34 s and more)
 BOUNCE_SECONDS = (0.02, 0.15)  # a sensor bounce (the samples: 0.026 to 0.144 s)
 SCAN_SECONDS = (0.03, 0.28)  # a place reported before its own lift (the samples: 0.034 to 0.274 s)
@@ -190,12 +207,12 @@ def human_game(board: chess.Board, moves: Iterable[chess.Move], rng: random.Rand
                clock_rate: float = 0.5, takeback_rate: float = 0.0) -> list[SquareEvent]:
     """A whole game as a person plays it on a presence board, with times.
 
-    Each move is made by `human_events`; between moves a piece may be
-    touched or a sensor bounce, and a clock button may be pressed. An
-    under-promotion is chosen by a button before or after the move, or by
-    the piece the board reports; a queen needs nothing. With `takeback_rate`,
-    a move (not a promotion, nor one that ends the game) may be taken back,
-    after its clock press if it had one, and made again.
+    Each move is made by `human_events`; while a piece is in hand another may be touched
+    (`touch_in_hand`), between moves a piece may be touched or a sensor bounce, and a clock
+    button may be pressed. An under-promotion is chosen by a button before or after the move,
+    or by the piece the board reports; a queen needs nothing. With `takeback_rate`, a move (not
+    a promotion, nor one that ends the game) may be taken back, after its clock press if it had
+    one, and made again.
     """
     board = board.copy(stack=False)
     t = 0.0
@@ -227,6 +244,10 @@ def human_game(board: chess.Board, moves: Iterable[chess.Move], rng: random.Rand
                          and s.square == move.to_square else s for s in steps]
         else:
             how = "none"
+        touched = []
+        if rng.random() < noise_rate / 2 and steps[0] == PieceLifted(square=move.from_square):
+            touched = touch_in_hand(board, move, rng)
+            steps[1:1] = touched
         quick = None if board.is_castling(move) else (move.to_square, move.from_square)
         for before, step in zip([None, *steps[:-1]], steps, strict=True):
             placed_first = isinstance(before, PiecePlaced) and (before.square, step.square) == quick
@@ -236,7 +257,7 @@ def human_game(board: chess.Board, moves: Iterable[chess.Move], rng: random.Rand
         mover = board.turn
         board.push(move)
         open_promotion = bool(move.promotion)
-        if rng.random() < clock_rate:
+        if touched or rng.random() < clock_rate:  # see `touch_in_hand`
             add(ButtonPressed(button="white" if mover == chess.WHITE else "black"))
             open_promotion = False
         if rng.random() < noise_rate:

@@ -527,8 +527,9 @@ class Recognizer:
         )
 
     def _may_replace(self, move: chess.Move | None) -> bool:
-        """An open move is replaced (or, with None, retracted) only by picking its piece up again,
-        or by completing the castling it is the first half of."""
+        """An open move is replaced (or, with None, retracted) only by picking its piece up again, by
+        completing the castling it is the first half of, or, if a capture, by its piece landing elsewhere
+        with the victim still there."""
         open_move = self._open
         if open_move is None:
             return True
@@ -543,9 +544,25 @@ class Recognizer:
             targets = chess.BB_SQUARES[shape.king_to] | chess.BB_SQUARES[shape.rook_to]
             if shape.is_transposition:
                 picked_up = self._segment_open.ever  # swapped back, it looks as if shown again
-        elif move is None and self._board.is_capture(open_move):
-            picked_up = self._segment_open.ever  # the victim put back first: its square looks touched
+        elif self._board.is_capture(open_move):
+            if move is None:
+                picked_up = self._segment_open.ever  # the victim put back first: its square looks touched
+            elif self._only_touched(open_move, move):
+                return True
         return bool(picked_up & targets)
+
+    def _only_touched(self, capture: chess.Move, move: chess.Move) -> bool:
+        """Is `move` from the capture's square to an empty one, with the capture's square full: its piece
+        lands while the victim stands, so the capturer never landed there (lifted with the capturer in
+        hand, the victim was only touched)? The other side's reply placed before its lift looks the same
+        at first; its lift then makes the capture an earlier open move its reply explains."""
+        victim_square = capture.to_square
+        return (
+            move.from_square == capture.from_square and move.to_square != victim_square
+            and not self._board.is_en_passant(capture)
+            and bool(self._occupied & chess.BB_SQUARES[victim_square])
+            and self._pieces.get(victim_square) in (None, self._board.piece_at(victim_square))
+        )
 
     def _may_show_reply(self, occupied: chess.Bitboard) -> bool:
         """Could `occupied` be a complete reply to the open move? Every reply fills a square, except a
@@ -558,7 +575,10 @@ class Recognizer:
             self._after(), self._occupied, self._segment_open, self._shapes_open()
         ):
             return
+        late = self._t - self._open_at > PLACED_FIRST_SECONDS
         for move, segment in reversed(self._alternatives):
+            if late and self._board.is_capture(move) and self._only_touched(move, self._open):
+                continue  # a reply placed first would have been lifted at once: the victim was only touched
             after = self._board.copy(stack=False)
             after.push(move)
             replies = matching_moves(after, self._occupied, segment, castling_shapes(after))
@@ -771,8 +791,11 @@ class Recognizer:
         return self._open is not None and self._open_kind == "show_castling_half"
 
     def take_open(self) -> None:
+        shown, move = self._open, self._verdict.move
+        if shown is not None and self._board.is_capture(shown) and self._only_touched(shown, move):
+            self._segment.forget(shown.to_square)  # only touched: no victim for a later change of mind
         self._open_kind = self._verdict.trigger
-        self._set_open(self._verdict.move)
+        self._set_open(move)
 
     def _set_open(self, move: chess.Move) -> None:
         self._other_side_lifted = None
@@ -780,6 +803,7 @@ class Recognizer:
             self._alternatives = [*self._alternatives[-1:], (self._open, self._segment_open)]
         self._open = move
         self._open_index = self._index
+        self._open_at = self._t
         self._after_open = None
         self._open_occupied = occupancy_after(self._board, move, self._shapes)
         self._open_theirs = self._board.occupied_co[not self._board.turn] & self._open_occupied & ~(
@@ -898,6 +922,7 @@ class Recognizer:
         self._open: chess.Move | None = None
         self._open_kind: str | None = None
         self._open_index = self._index
+        self._open_at = self._t
         self._after_open: chess.Board | None = None
         self._open_occupied: chess.Bitboard = 0
         self._open_theirs: chess.Bitboard = 0  # the other side's pieces once the open move is made
