@@ -221,7 +221,7 @@ class Recognizer:
         if bounced or self._open is None or self._captures_instead(event):
             return
         self._t = lifted_at
-        self._take_alternative()
+        self._take_alternative(event)
         self._fire("commit")
         self._settle(after_lift=True)  # the other side's move may already be on the board
 
@@ -569,16 +569,19 @@ class Recognizer:
         capture whose victim was lifted and put back (a transposition castling shows no change at all)."""
         return bool(occupied & ~self._open_occupied or occupied & self._segment_open.lifted)
 
-    def _take_alternative(self) -> None:
-        """The other side began: prefer an earlier open move that its complete reply explains."""
+    def _take_alternative(self, event: SquareEvent | None) -> None:
+        """The other side began (`event` came next): prefer an earlier open move that its complete reply
+        explains. A capture replaced because its victim stood stays replaced if the reply goes on with a
+        place, or with a lift while its first lift came too late to be the end of a move placed first."""
         if not self._alternatives or matching_moves(
             self._after(), self._occupied, self._segment_open, self._shapes_open()
         ):
             return
         late = self._t - self._open_at > PLACED_FIRST_SECONDS
+        under_way = isinstance(event, PiecePlaced) or (late and isinstance(event, PieceLifted))
         for move, segment in reversed(self._alternatives):
-            if late and self._board.is_capture(move) and self._only_touched(move, self._open):
-                continue  # a reply placed first would have been lifted at once: the victim was only touched
+            if under_way and self._board.is_capture(move) and self._only_touched(move, self._open):
+                continue  # the victim was only touched
             after = self._board.copy(stack=False)
             after.push(move)
             replies = matching_moves(after, self._occupied, segment, castling_shapes(after))
