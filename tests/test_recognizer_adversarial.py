@@ -582,3 +582,28 @@ def test_a_touched_piece_is_no_victim_for_a_change_of_mind() -> None:
     events = [lift("c8", 1), lift("c4", 1.8), place("c4", 3.2), place("c5", 4.1), lift("c5", 5.3),
               lift("b3", 6), place("c5", 7)]
     assert moves_made(fen, events) == ["Rc5", "Nxc5"]
+
+
+def test_two_moves_on_at_the_end_of_input_after_quick_captures() -> None:
+    """Found failing (the fourth outside corpus): two captures each made faster than a bounce (the victim
+    off and the capturer down within 0.25 s) read as bounces, as the spec's bounce row says, and the game
+    ended with both capturers "in hand": both moves were lost without a word. At the end of input a board
+    two legal moves on is caught up with, a promotion getting its piece from the button as usual."""
+    fen = chess.STARTING_FEN
+    events = [lift("e2", 1), place("e4", 2), lift("d7", 3), place("d5", 4), lift("e4", 6), lift("d5", 7),
+              place("d5", 7.2), lift("d8", 8), lift("d5", 9), place("d5", 9)]
+    assert moves_made(fen, events) == ["e4", "d5", "exd5", "Qxd5"]
+    fen = "bb2rk2/1B5r/2pp3n/p6p/7P/1P2NP2/PB2p1P1/1N2RRK1 b - - 0 21"
+    events = [press("promote_r", 1), lift("e2", 2.9), lift("f1", 4.9), place("f1", 4.9), lift("e1", 5.7),
+              lift("f1", 7.8), place("f1", 7.9)]
+    assert moves_made(fen, events) == ["exf1=R+", "Rxf1"]
+
+
+def test_two_moves_on_at_the_clock_after_a_capture_read_as_a_takeback() -> None:
+    """Found failing (the fourth outside corpus): Bxh3 victim first, the bishop sliding over g2 and shown
+    there before f1 empties, reads as Qh3 taken back (the takeback rule), and the game never recovered.
+    White's clock press with the board two moves on from there makes both."""
+    fen = "1nrnkbbr/2ppp2p/8/p4p2/2Q5/1P6/P2PPPqP/1NRNKBBR b HChc - 0 6"
+    events = [lift("g2", 1), place("h3", 3.9), press("black", 5.3), lift("h3", 6.9), place("g2", 7.2),
+              lift("f1", 7.4), lift("g2", 7.7), place("h3", 7.8), press("white", 10)]
+    assert moves_made(fen, events) == ["Qh3", "Bxh3"]

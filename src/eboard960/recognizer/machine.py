@@ -178,6 +178,7 @@ class Recognizer:
         if t is not None:
             self._t = t
         self._commit_pending()
+        self._catch_up()
         return self._out
 
     def stop(self) -> None:
@@ -338,6 +339,8 @@ class Recognizer:
                 last and last.promotion and press is None and last.to_square not in self._pieces
                 and self.mode is Mode.PLAYING
             )
+        elif button in CLOCK_BUTTONS:
+            self._catch_up()  # the other side's press: its move must be on the board
 
     def _snapshot(self, snapshot: BoardSnapshot) -> None:
         occupied = snapshot.occupied
@@ -515,6 +518,26 @@ class Recognizer:
             return NOTHING  # a capture taken back, its victim not yet put back
         return self._illegal(reference)
 
+    def _catch_up(self) -> None:
+        """At a clock press of the side not to move, or the end of input: if the board shows the game
+        two legal moves on, where no move was seen (events read as something else, a takeback or a
+        bounce, or never sent), both are made (a promotion gets the piece chosen as for any other)."""
+        if self._open is not None or self.mode not in (Mode.PLAYING, Mode.ILLEGAL):
+            return
+        line = successors(self._board, self._occupied, self._pieces, depth=2)
+        if not line or len(line) != 2:
+            return
+        for move in line:
+            if self.mode is Mode.GAME_OVER:
+                return  # the first move ended the game (insufficient material, the 75-move rule)
+            if move.promotion:
+                choices = with_promotions(self._board, move.from_square, move.to_square)
+                move = self._choose(self._board, choices) or move
+            self._verdict = Verdict("show_move", move=move)
+            self._fire("show_move")
+            self._fire("commit")
+            self._rebase()
+
     def _only_in_hand(self, occupied: chess.Bitboard) -> bool:
         """The common lift, settled on occupancy alone: pieces of the game in the air, none put anywhere,
         no piece of the other side touched (no capture can be under way), no castling shape."""
@@ -571,14 +594,14 @@ class Recognizer:
 
     def _take_alternative(self, event: SquareEvent | None) -> None:
         """The other side began (`event` came next): prefer an earlier open move that its complete reply
-        explains. A capture replaced because its victim stood stays replaced if the reply goes on with a
-        place, or with a lift while its first lift came too late to be the end of a move placed first."""
+        explains. A capture replaced because its victim stood stays replaced if the reply's first lift came
+        too late to end a move placed first, and the reply goes on on the board (not with a clock press)."""
         if not self._alternatives or matching_moves(
             self._after(), self._occupied, self._segment_open, self._shapes_open()
         ):
             return
         late = self._t - self._open_at > PLACED_FIRST_SECONDS
-        under_way = isinstance(event, PiecePlaced) or (late and isinstance(event, PieceLifted))
+        under_way = late and isinstance(event, PiecePlaced | PieceLifted)
         for move, segment in reversed(self._alternatives):
             if under_way and self._board.is_capture(move) and self._only_touched(move, self._open):
                 continue  # the victim was only touched
