@@ -522,7 +522,10 @@ class Recognizer:
         """At a clock press of the side not to move, or the end of input: if the board shows the game
         two legal moves on, where no move was seen (events read as something else, a takeback or a
         bounce, or never sent), both are made (a promotion gets the piece chosen as for any other)."""
-        if self._open is not None or self.mode not in (Mode.PLAYING, Mode.ILLEGAL):
+        taken = self._board.occupied.bit_count() - self._occupied.bit_count()  # two moves take two at most
+        if self._open is not None or self.mode not in (Mode.PLAYING, Mode.ILLEGAL) or (
+            self._occupied == self._board.occupied or not 0 <= taken <= 2
+        ):
             return
         line = successors(self._board, self._occupied, self._pieces, depth=2)
         if not line or len(line) != 2:
