@@ -597,17 +597,16 @@ class Recognizer:
 
     def _take_alternative(self, event: SquareEvent | None) -> None:
         """The other side began (`event` came next): prefer an earlier open move that its complete reply
-        explains, as if placed before its lift. Not if that lift came too late to end such a move and the
-        reply goes on with a place; nor a capture replaced because its victim stood, if it goes on at all."""
-        late = self._t - self._open_at > PLACED_FIRST_SECONDS
-        if not self._alternatives or (late and isinstance(event, PiecePlaced)) or matching_moves(
+        explains. A capture replaced because its victim stood stays replaced if the reply's first lift came
+        too late to end a move placed first, and the reply goes on on the board (not with a clock press)."""
+        if not self._alternatives or matching_moves(
             self._after(), self._occupied, self._segment_open, self._shapes_open()
         ):
             return
+        late = self._t - self._open_at > PLACED_FIRST_SECONDS
+        under_way = late and isinstance(event, PiecePlaced | PieceLifted)
         for move, segment in reversed(self._alternatives):
-            if late and isinstance(event, PieceLifted) and self._board.is_capture(move) and (
-                self._only_touched(move, self._open)
-            ):
+            if under_way and self._board.is_capture(move) and self._only_touched(move, self._open):
                 continue  # the victim was only touched
             after = self._board.copy(stack=False)
             after.push(move)
