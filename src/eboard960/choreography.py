@@ -183,9 +183,8 @@ def touch_in_hand(board: chess.Board, move: chess.Move, rng: random.Random) -> l
     mover's king and rooks (two of them in hand together may be a castling). Empty if none.
 
     A touched piece the moving one could take looks like its capture until the move lands elsewhere;
-    the mover's clock press follows, as without it a reply whose first lift comes within half a
-    second of that landing and is followed by another lift (a capture, capturer first) also reads
-    as that capture and a reply placed before its lift."""
+    the mover's clock press follows, as without it the other side's lift, within half a second of
+    that landing, of a piece that could go there reads as that capture and a reply placed first."""
     if board.is_capture(move) or board.is_castling(move) or move.promotion:
         return []
     castlers = (board.kings | board.rooks) & board.occupied_co[board.turn]
