@@ -536,6 +536,8 @@ class Recognizer:
             if move.promotion:
                 choices = with_promotions(self._board, move.from_square, move.to_square)
                 move = self._choose(self._board, choices) or move
+            if not self._board.is_legal(move):
+                return  # the second move needed the promoted piece found, not the one chosen
             self._verdict = Verdict("show_move", move=move)
             self._fire("show_move")
             self._fire("commit")
