@@ -580,16 +580,17 @@ class Recognizer:
         return bool(picked_up & targets)
 
     def _only_touched(self, capture: chess.Move, move: chess.Move) -> bool:
-        """Is `move` from the capture's square to an empty one, with the capture's square full: its piece
-        lands while the victim stands, so the capturer never landed there (lifted with the capturer in
-        hand, the victim was only touched)? The other side's reply placed before its lift looks the same
-        at first; its lift then makes the capture an earlier open move its reply explains."""
+        """Is `capture` one (not en passant) and `move` from its square to an empty one, with the capture's
+        square full: its piece lands while the victim stands, so the capturer never landed there (lifted
+        with the capturer in hand, the victim was only touched)? The other side's reply placed before its
+        lift looks the same at first; its lift then makes the capture an earlier open move it explains."""
         victim_square = capture.to_square
+        board = self._board
         return (
             move.from_square == capture.from_square and move.to_square != victim_square
-            and not self._board.is_en_passant(capture)
+            and board.is_capture(capture) and not board.is_en_passant(capture)
             and bool(self._occupied & chess.BB_SQUARES[victim_square])
-            and self._pieces.get(victim_square) in (None, self._board.piece_at(victim_square))
+            and self._pieces.get(victim_square) in (None, board.piece_at(victim_square))
         )
 
     def _may_show_reply(self, occupied: chess.Bitboard) -> bool:
@@ -608,7 +609,7 @@ class Recognizer:
         late = self._t - self._open_at > PLACED_FIRST_SECONDS
         under_way = late and isinstance(event, PiecePlaced | PieceLifted)
         for move, segment in reversed(self._alternatives):
-            if under_way and self._board.is_capture(move) and self._only_touched(move, self._open):
+            if under_way and self._only_touched(move, self._open):
                 continue  # the victim was only touched
             after = self._board.copy(stack=False)
             after.push(move)
@@ -823,7 +824,7 @@ class Recognizer:
 
     def take_open(self) -> None:
         shown, move = self._open, self._verdict.move
-        if shown is not None and self._board.is_capture(shown) and self._only_touched(shown, move):
+        if shown is not None and self._only_touched(shown, move):
             self._segment.forget(shown.to_square)  # only touched: no victim for a later change of mind
         self._open_kind = self._verdict.trigger
         self._set_open(move)
