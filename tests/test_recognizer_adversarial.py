@@ -607,3 +607,34 @@ def test_two_moves_on_at_the_clock_after_a_capture_read_as_a_takeback() -> None:
     events = [lift("g2", 1), place("h3", 3.9), press("black", 5.3), lift("h3", 6.9), place("g2", 7.2),
               lift("f1", 7.4), lift("g2", 7.7), place("h3", 7.8), press("white", 10)]
     assert moves_made(fen, events) == ["Qh3", "Bxh3"]
+
+
+ROOK_ON_E8 = "4r1k1/8/4P3/8/8/8/8/6K1 b - - 0 1"
+
+
+def test_a_slide_into_a_capture_whose_victim_goes_quicker_than_a_bounce() -> None:
+    """Found failing (the fourth outside corpus, 175 games): the rook slid e8-e7 (Re7 shown before e8
+    emptied), was picked up again, and the e6 pawn went off and the rook down within 0.18 s, so the pawn's
+    square read as a bounce. The clock, or the other side's lift, made Re7 final with the rook in hand and
+    the game was lost. A capture from the open move's origin of a piece lifted while the piece was in hand,
+    that the board shows made, is read instead."""
+    slide = [place("e7", 1), lift("e8", 1.1), lift("e7", 1.5), lift("e6", 2), place("e6", 2.18)]
+    assert moves_made(ROOK_ON_E8, [*slide, press("black", 3)]) == ["Rxe6"]
+    assert moves_made(ROOK_ON_E8, [*slide, lift("g1", 3), place("h2", 4)]) == ["Rxe6", "Kh2"]
+    assert moves_made(ROOK_ON_E8, slide) == ["Rxe6"]
+
+
+def test_a_touch_with_the_piece_on_its_square_or_the_other_side_landing_there_is_no_quick_capture() -> None:
+    """The same occupancy read the other way: a pawn the rook could have taken bounced while the rook stood
+    on e7 (knocked as it was set down), or it bounced while White took the rook victim first, the bishop
+    then landing on e7 (found failing in tools/corpus.py's corpus at a first version of the rule)."""
+    fen = "4r1k1/8/3BP3/8/8/8/8/6K1 b - - 0 1"
+    knocked = [lift("e8", 1), place("e7", 1.5), lift("e6", 1.6), place("e6", 1.7)]
+    assert moves_made(fen, [*knocked, lift("e7", 3), lift("d6", 3.5), place("e7", 4)]) == ["Re7", "Bxe7"]
+    bounced_meanwhile = [lift("e8", 1), place("e7", 1.5), lift("e7", 3), lift("e6", 3.2), place("e6", 3.3),
+                         lift("d6", 3.5), place("e7", 4)]
+    assert moves_made(fen, bounced_meanwhile) == ["Re7", "Bxe7"]
+    fen = "3Qr3/4P2k/8/8/8/8/8/6K1 b - - 0 1"  # Rxe7 or Rxd8: the same occupancy
+    capture = [lift("e7", 1), lift("e8", 1.5), place("e7", 2), lift("e7", 3), lift("d8", 3.2),
+               place("d8", 3.3), place("e7", 4), press("black", 5)]
+    assert moves_made(fen, capture) == ["Rxe7"]

@@ -193,7 +193,7 @@ class Recognizer:
     def _commit_pending(self) -> None:
         """The mover's clock or the end of input: the open move (or a latent capture) is final."""
         if self._open is not None:
-            self._fire("commit")
+            self._commit_open(self._occupied, reply_follows=False)
         elif self.mode in (Mode.PLAYING, Mode.ILLEGAL) and (
             latent := self._latent_capture(self._occupied, with_reply=False)
         ):
@@ -223,8 +223,39 @@ class Recognizer:
             return
         self._t = lifted_at
         self._take_alternative(event)
-        self._fire("commit")
+        if isinstance(event, PiecePlaced) and self._map(event.square) == self._open.to_square:
+            self._fire("commit")  # the other side's piece takes the open move's, lifted as its victim
+        else:
+            self._commit_open(self._occupied | chess.BB_SQUARES[self._last_lift[0]], reply_follows=True)
         self._settle(after_lift=True)  # the other side's move may already be on the board
+
+    def _commit_open(self, occupied: chess.Bitboard, reply_follows: bool) -> None:
+        """Make the open move final, unless its piece is in hand again and `occupied` (the board before
+        the other side began) shows a capture from its origin instead."""
+        capture = self._capture_in_hand(occupied)
+        if capture is None:
+            self._fire("commit")
+            return
+        self._fire("retract")
+        self._commit_latent(capture, reply_follows)
+
+    def _capture_in_hand(self, occupied: chess.Bitboard) -> chess.Move | None:
+        """A slide or a change of mind into a capture whose victim was swept off quicker than a bounce:
+        the open move's piece was picked up again and never landed, and with it in hand a piece it could
+        take from its origin was lifted and put back, so that `occupied` is that capture made."""
+        move, board, segment = self._open, self._board, self._segment_open
+        target = chess.BB_SQUARES[move.to_square]
+        captured = board.occupied & ~chess.BB_SQUARES[move.from_square]  # what any capture from there leaves
+        in_hand = segment.lifted & target and not occupied & target  # picked up again, never put back
+        if not in_hand or occupied != captured or board.is_castling(move):
+            return None
+        victims = segment.ever & self._occupied & board.occupied_co[not board.turn]
+        for to in reversed(segment.order):
+            if victims & chess.BB_SQUARES[to] and segment.left_before(to, move.to_square):
+                moves = with_promotions(board, move.from_square, to)
+                if moves and (capture := self._choose(board, moves)) is not None:
+                    return capture
+        return None
 
     def _captures_instead(self, event: SquareEvent | None) -> bool:
         """Is `event` the open move's piece, picked up again, landing on the square of the other side's
