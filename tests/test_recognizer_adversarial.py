@@ -638,3 +638,14 @@ def test_a_touch_with_the_piece_on_its_square_or_the_other_side_landing_there_is
     capture = [lift("e7", 1), lift("e8", 1.5), place("e7", 2), lift("e7", 3), lift("d8", 3.2),
                place("d8", 3.3), place("e7", 4), press("black", 5)]
     assert moves_made(fen, capture) == ["Rxe7"]
+
+
+def test_a_piece_adjusted_before_its_clock_is_no_victim_for_the_other_sides_quick_capture() -> None:
+    """Found failing (the fourth outside corpus): Black adjusted the rook just put on g7, then pressed the
+    clock; White's knight took on h6 quicker than a bounce. The clock read the capture, but on g7: the
+    adjustment was still evidence of a touched victim. The mover's clock with the board at rest starts the
+    evidence afresh."""
+    fen = "7k/8/7p/5Nr1/8/8/8/K7 b - - 0 1"
+    events = [lift("g5", 1), place("g7", 2), lift("g7", 2.5), place("g7", 2.8), press("black", 3),
+              lift("f5", 4), lift("h6", 5), place("h6", 5.12), press("white", 6)]
+    assert moves_made(fen, events) == ["Rg7", "Nxh6"]

@@ -365,6 +365,8 @@ class Recognizer:
             if press is not None and press[2]:
                 self._promotion = None  # a spare press before the mover's clock is the mover's
             self._commit_pending()
+            if self._occupied == self._board.occupied and self.mode is Mode.PLAYING:
+                self._rebase()  # at rest: the mover's touches (j'adoube) are no victims for the other side
             last = self._board.move_stack[-1] if len(self._board.move_stack) > moves else None
             self._late_promotion = bool(
                 last and last.promotion and press is None and last.to_square not in self._pieces
