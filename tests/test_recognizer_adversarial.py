@@ -649,3 +649,13 @@ def test_a_piece_adjusted_before_its_clock_is_no_victim_for_the_other_sides_quic
     events = [lift("g5", 1), place("g7", 2), lift("g7", 2.5), place("g7", 2.8), press("black", 3),
               lift("f5", 4), lift("h6", 5), place("h6", 5.12), press("white", 6)]
     assert moves_made(fen, events) == ["Rg7", "Nxh6"]
+
+
+def test_a_quick_capture_takes_the_piece_touched_with_the_capturer_in_hand() -> None:
+    """Found failing (the fourth outside corpus): f2 bounced before Black began, then the g3 pawn took on h2
+    quicker than a bounce; at the clock both pawns looked touched and the read capture was gxf2. The victim
+    touched while the capturer was in hand comes first."""
+    fen = "4k3/8/8/8/8/6p1/5P1P/6K1 b - - 0 1"
+    events = [lift("f2", 0.4), place("f2", 0.52), lift("g3", 2), lift("h2", 3.5), place("h2", 3.62),
+              press("black", 4)]
+    assert moves_made(fen, events) == ["gxh2+"]

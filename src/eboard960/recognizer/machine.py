@@ -664,24 +664,24 @@ class Recognizer:
         origins = board.occupied & ~occupied & board.occupied_co[board.turn]
         if not victims or not origins:
             return None
-        for to in reversed(segment.order):  # the victim lifted last is the likeliest
-            if not victims & chess.BB_SQUARES[to]:
+        pairs = [(to, frm) for to in reversed(segment.order) if victims & chess.BB_SQUARES[to]
+                 for frm in chess.scan_forward(origins)]  # the victim lifted last is the likeliest,
+        pairs.sort(key=lambda pair: not segment.left_before(*pair))  # above all one lifted with frm empty
+        for to, frm in pairs:
+            moves = with_promotions(board, frm, to)
+            if not moves:
                 continue
-            for frm in chess.scan_forward(origins):
-                moves = with_promotions(board, frm, to)
-                if not moves:
-                    continue
-                move = self._choose(board, moves)
-                if move is None:
-                    continue
-                after = board.copy(stack=False)
-                after.push(move)
-                if with_reply and self._lifted_after(after.occupied & ~occupied, frm) and matching_moves(
-                    after, occupied, segment, castling_shapes(after)
-                ):
-                    return move
-                if not with_reply and after.occupied == occupied:
-                    return move
+            move = self._choose(board, moves)
+            if move is None:
+                continue
+            after = board.copy(stack=False)
+            after.push(move)
+            if with_reply and self._lifted_after(after.occupied & ~occupied, frm) and matching_moves(
+                after, occupied, segment, castling_shapes(after)
+            ):
+                return move
+            if not with_reply and after.occupied == occupied:
+                return move
         return None
 
     def _lifted_after(self, squares: chess.Bitboard, origin: chess.Square) -> bool:
