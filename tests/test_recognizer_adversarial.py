@@ -659,3 +659,16 @@ def test_a_quick_capture_takes_the_piece_touched_with_the_capturer_in_hand() -> 
     events = [lift("f2", 0.4), place("f2", 0.52), lift("g3", 2), lift("h2", 3.5), place("h2", 3.62),
               press("black", 4)]
     assert moves_made(fen, events) == ["gxh2+"]
+
+
+def test_three_moves_on_after_two_quick_captures_at_the_movers_clock_or_the_end() -> None:
+    """Found failing (the fourth outside corpus): bxa6 and Rxa6, each quicker than a bounce, read as two
+    pieces in hand, and White's next move with it; the rest of the game was lost without a word. The mover's
+    clock, when it finds nothing to commit, and the end of input catch up with a board three moves on."""
+    fen = "r3k3/8/p7/1P6/8/2B5/8/4K3 w - - 0 1"
+    events = [lift("b5", 1), lift("a6", 2), place("a6", 2.14), lift("a8", 3), lift("a6", 4), place("a6", 4),
+              lift("c3", 5), place("d4", 6)]
+    assert moves_made(fen, [*events, press("white", 7)]) == ["bxa6", "Rxa6", "Bd4"]
+    assert moves_made(fen, [*events, press("white", 7), lift("e8", 8), place("d7", 9)]) == [
+        "bxa6", "Rxa6", "Bd4", "Kd7"]
+    assert moves_made(fen, events) == ["bxa6", "Rxa6", "Bd4"]

@@ -173,16 +173,22 @@ def is_partial(board: chess.Board, occupied: chess.Bitboard) -> bool:
 
 
 def successors(
-    board: chess.Board, occupied: chess.Bitboard, pieces: dict[chess.Square, chess.Piece], depth: int
+    board: chess.Board, occupied: chess.Bitboard, pieces: dict[chess.Square, chess.Piece], depth: int,
+    *, narrow: bool = False,
 ) -> list[chess.Move] | None:
-    """The shortest sequence of at most `depth` legal moves whose result the snapshot shows."""
+    """The shortest sequence of at most `depth` legal moves whose result the snapshot shows.
+
+    `narrow` moves only pieces standing where the snapshot shows an empty square, which keeps a deeper
+    search cheap; it misses a line that empties a square and fills it again.
+    """
     frontier: list[list[chess.Move]] = [[]]
     for _ in range(depth):
         next_frontier = []
         for line in frontier:
             for move in line:
                 board.push(move)
-            for move in list(board.legal_moves):
+            mask = board.occupied & ~occupied if narrow else chess.BB_ALL
+            for move in list(board.generate_legal_moves(from_mask=mask)):
                 board.push(move)
                 if board.occupied == occupied and all(board.piece_at(s) == p for s, p in pieces.items()):
                     for _ in range(len(line) + 1):

@@ -178,7 +178,7 @@ class Recognizer:
         if t is not None:
             self._t = t
         self._commit_pending()
-        self._catch_up()
+        self._catch_up((2, 3))
         return self._out
 
     def stop(self) -> None:
@@ -367,13 +367,15 @@ class Recognizer:
             self._commit_pending()
             if self._occupied == self._board.occupied and self.mode is Mode.PLAYING:
                 self._rebase()  # at rest: the mover's touches (j'adoube) are no victims for the other side
+            elif len(self._board.move_stack) == moves:
+                self._catch_up((3,))  # nothing seen to commit: the mover's move may end a line never seen
             last = self._board.move_stack[-1] if len(self._board.move_stack) > moves else None
             self._late_promotion = bool(
                 last and last.promotion and press is None and last.to_square not in self._pieces
                 and self.mode is Mode.PLAYING
             )
         elif button in CLOCK_BUTTONS:
-            self._catch_up()  # the other side's press: its move must be on the board
+            self._catch_up((2,))  # the other side's press: its move must be on the board
 
     def _snapshot(self, snapshot: BoardSnapshot) -> None:
         occupied = snapshot.occupied
@@ -551,17 +553,19 @@ class Recognizer:
             return NOTHING  # a capture taken back, its victim not yet put back
         return self._illegal(reference)
 
-    def _catch_up(self) -> None:
-        """At a clock press of the side not to move, or the end of input: if the board shows the game
-        two legal moves on, where no move was seen (events read as something else, a takeback or a
-        bounce, or never sent), both are made (a promotion gets the piece chosen as for any other)."""
-        taken = self._board.occupied.bit_count() - self._occupied.bit_count()  # two moves take two at most
+    def _catch_up(self, plies: tuple[int, ...]) -> None:
+        """At a clock press or the end of input: if the board shows the game a number of legal moves on
+        that `plies` allows, where no move was seen (events read as something else, a takeback or a
+        bounce, or never sent), they are made (a promotion gets the piece chosen as for any other)."""
+        taken = self._board.occupied.bit_count() - self._occupied.bit_count()  # a move takes one at most
         if self._open is not None or self.mode not in (Mode.PLAYING, Mode.ILLEGAL) or (
-            self._occupied == self._board.occupied or not 0 <= taken <= 2
+            self._occupied == self._board.occupied or not 0 <= taken <= max(plies)
         ):
             return
         line = successors(self._board, self._occupied, self._pieces, depth=2)
-        if not line or len(line) != 2:
+        if line is None and 3 in plies:
+            line = successors(self._board, self._occupied, self._pieces, depth=3, narrow=True)
+        if not line or len(line) not in plies:
             return
         for move in line:
             if self.mode is Mode.GAME_OVER:
