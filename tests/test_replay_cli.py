@@ -69,6 +69,20 @@ def test_a_malformed_line_is_named_and_every_move_is_still_printed(tmp_path: Pat
     assert "Traceback" not in captured.err
 
 
+def test_a_board_that_ends_pieces_away_from_the_game_is_named(tmp_path: Path, capsys) -> None:
+    """Pieces read as in hand for good mean moves never seen: not a silent exit 0. One piece lifted as the
+    recording stopped is no problem."""
+    moves = [{"t": 1, "lift": "e2"}, {"t": 2, "place": "e4"}]
+    one_lifted = capture_file(tmp_path, [*moves, {"t": 3, "lift": "d7"}])
+    assert main(["replay", str(one_lifted)]) == 0
+    assert capsys.readouterr().err == ""
+    away = capture_file(tmp_path, [*moves, {"t": 3, "lift": "d7"}, {"t": 4, "lift": "c7"}])
+    assert main(["replay", str(away)]) == 1
+    captured = capsys.readouterr()
+    assert [m.uci() for m in moves_of(captured.out)] == ["e2e4"]
+    assert "line 5: the board ends away from the game, moves may be missing: fill c7, d7" in captured.err
+
+
 def test_a_missing_header_or_file_is_a_one_line_error(tmp_path: Path, capsys) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"t": 1, "lift": "e2"}\n')

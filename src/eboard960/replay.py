@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+import chess
 import chess.pgn
 
 from eboard960.capture import Capture, Record
@@ -81,6 +82,16 @@ def decoded(capture: Capture, problems: list[str]) -> Iterator[tuple[Record, Squ
             yield record, None
 
 
+def _away(recognizer: Recognizer) -> IllegalPosition | None:
+    """What would bring the board back to the game's position, if more than a piece lifted as the
+    recording stopped (pieces read as in hand for good: moves the recognizer never saw)."""
+    occupied, expected = recognizer.occupied, recognizer.expected.occupied
+    if (occupied ^ expected).bit_count() <= 1:
+        return None
+    return IllegalPosition(to_empty=frozenset(chess.scan_forward(occupied & ~expected)),
+                           to_fill=frozenset(chess.scan_forward(expected & ~occupied)))
+
+
 def replay_capture(capture: Capture, *, takebacks: bool = True) -> Replay:
     """Feed every record of `capture` to a recognizer; returns its games, reports and problems."""
     header = capture.header
@@ -97,6 +108,9 @@ def replay_capture(capture: Capture, *, takebacks: bool = True) -> Replay:
         fix = next((r for _, r in reversed(reports) if isinstance(r, IllegalPosition)), None)
         detail = f": {fix.describe()}" if fix else ""
         problems.append(f"line {last_line}: the board ends in a position no legal move explains{detail}")
+    elif recognizer.mode is not Mode.GAME_OVER and (away := _away(recognizer)):
+        problems.append(f"line {last_line}: the board ends away from the game, moves may be missing: "
+                        f"{away.describe()}")
     games = recognizer.games(header.pgn_headers())
     played = [game for game in games[:-1] if game.next() is not None] + games[-1:]
     return Replay(games=played, reports=reports, problems=problems)
