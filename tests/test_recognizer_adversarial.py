@@ -617,11 +617,14 @@ def test_a_slide_into_a_capture_whose_victim_goes_quicker_than_a_bounce() -> Non
     emptied), was picked up again, and the e6 pawn went off and the rook down within 0.18 s, so the pawn's
     square read as a bounce. The clock, or the other side's lift, made Re7 final with the rook in hand and
     the game was lost. A capture from the open move's origin of a piece lifted while the piece was in hand,
-    that the board shows made, is read instead."""
+    that the board shows made (but for the reply's victim lifted first), is read instead."""
     slide = [place("e7", 1), lift("e8", 1.1), lift("e7", 1.5), lift("e6", 2), place("e6", 2.18)]
     assert moves_made(ROOK_ON_E8, [*slide, press("black", 3)]) == ["Rxe6"]
     assert moves_made(ROOK_ON_E8, [*slide, lift("g1", 3), place("h2", 4)]) == ["Rxe6", "Kh2"]
     assert moves_made(ROOK_ON_E8, slide) == ["Rxe6"]
+    knight_on_h1 = "4r1k1/8/4P3/8/8/8/8/6Kn b - - 0 1"  # and the reply takes it, victim first
+    reply = [lift("h1", 3), lift("g1", 3.5), place("h1", 4)]
+    assert moves_made(knight_on_h1, [*slide, *reply]) == ["Rxe6", "Kxh1"]
 
 
 def test_a_touch_with_the_piece_on_its_square_or_the_other_side_landing_there_is_no_quick_capture() -> None:

@@ -232,22 +232,27 @@ class Recognizer:
     def _commit_open(self, occupied: chess.Bitboard, reply_follows: bool) -> None:
         """Make the open move final, unless its piece is in hand again and `occupied` (the board before
         the other side began) shows a capture from its origin instead."""
-        capture = self._capture_in_hand(occupied)
+        capture = self._capture_in_hand(occupied, reply_follows)
         if capture is None:
             self._fire("commit")
             return
         self._fire("retract")
         self._commit_latent(capture, reply_follows)
 
-    def _capture_in_hand(self, occupied: chess.Bitboard) -> chess.Move | None:
+    def _capture_in_hand(self, occupied: chess.Bitboard, reply_follows: bool) -> chess.Move | None:
         """A slide or a change of mind into a capture whose victim was swept off quicker than a bounce:
         the open move's piece was picked up again and never landed, and with it in hand a piece it could
-        take from its origin was lifted and put back, so that `occupied` is that capture made."""
+        take from its origin was lifted and put back, so that `occupied` is that capture made (but for one
+        of the mover's pieces already lifted as the victim of the reply that follows)."""
         move, board, segment = self._open, self._board, self._segment_open
         target = chess.BB_SQUARES[move.to_square]
         captured = board.occupied & ~chess.BB_SQUARES[move.from_square]  # what any capture from there leaves
         in_hand = segment.lifted & target and not occupied & target  # picked up again, never put back
-        if not in_hand or occupied != captured or board.is_castling(move):
+        reply_victim = captured & ~occupied
+        ours = board.occupied_co[board.turn]
+        if reply_victim and not (reply_follows and reply_victim.bit_count() == 1 and reply_victim & ours):
+            return None
+        if not in_hand or occupied & ~captured or board.is_castling(move):
             return None
         victims = segment.ever & self._occupied & board.occupied_co[not board.turn]
         for to in reversed(segment.order):
