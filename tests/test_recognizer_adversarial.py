@@ -625,6 +625,10 @@ def test_a_slide_into_a_capture_whose_victim_goes_quicker_than_a_bounce() -> Non
     knight_on_h1 = "4r1k1/8/4P3/8/8/8/8/6Kn b - - 0 1"  # and the reply takes it, victim first
     reply = [lift("h1", 3), lift("g1", 3.5), place("h1", 4)]
     assert moves_made(knight_on_h1, [*slide, *reply]) == ["Rxe6", "Kxh1"]
+    retaken = "8/8/8/8/8/8/2k5/3n1RK1 w - - 0 1"  # the reply takes the capturer back, victim first
+    events = [lift("f1", 1), place("e1", 1.5), lift("e1", 2), lift("d1", 2.5), place("d1", 2.6),
+              lift("d1", 4), lift("c2", 4.5), place("d1", 5)]
+    assert moves_made(retaken, events) == ["Rxd1", "Kxd1"]
 
 
 def test_a_touch_with_the_piece_on_its_square_or_the_other_side_landing_there_is_no_quick_capture() -> None:
@@ -637,6 +641,10 @@ def test_a_touch_with_the_piece_on_its_square_or_the_other_side_landing_there_is
     bounced_meanwhile = [lift("e8", 1), place("e7", 1.5), lift("e7", 3), lift("e6", 3.2), place("e6", 3.3),
                          lift("d6", 3.5), place("e7", 4)]
     assert moves_made(fen, bounced_meanwhile) == ["Re7", "Bxe7"]
+    fen = "7k/3rQ3/8/8/8/8/P7/K7 b - - 0 1"  # the queen knocked as the rook lands, then it takes the rook
+    events = [lift("d7", 1), place("d8", 1.5), lift("e7", 1.5), place("e7", 1.54), lift("d8", 3),
+              lift("e7", 3.5), lift("a2", 4), place("a2", 4.5), place("d8", 5)]
+    assert moves_made(fen, events) == ["Rd8", "Qxd8+"]
     fen = "3Qr3/4P2k/8/8/8/8/8/6K1 b - - 0 1"  # Rxe7 or Rxd8: the same occupancy
     capture = [lift("e7", 1), lift("e8", 1.5), place("e7", 2), lift("e7", 3), lift("d8", 3.2),
                place("d8", 3.3), place("e7", 4), press("black", 5)]

@@ -14,13 +14,14 @@ import chess
 class Segment:
     """Evidence gathered from the events since the board showed `base` (an occupancy)."""
 
-    __slots__ = ("base", "base_count", "ever", "lifted", "order", "together", "when_lifted")
+    __slots__ = ("base", "base_count", "bounced", "ever", "lifted", "order", "together", "when_lifted")
 
     def __init__(self, base: chess.Bitboard) -> None:
         self.base = base
         self.base_count = base.bit_count()
         self.lifted: chess.Bitboard = 0  # since the board last showed `base`
         self.ever: chess.Bitboard = 0  # since `base` was reached, touches included
+        self.bounced: dict[chess.Square, chess.Bitboard] = {}  # put back within a bounce: squares empty then
         self.together: list[chess.Bitboard] = []
         # for each square, every square that was empty at some moment it was emptied
         self.when_lifted: dict[chess.Square, chess.Bitboard] = {}
@@ -45,7 +46,7 @@ class Segment:
         self.when_lifted.clear()
 
     def forget(self, square: chess.Square) -> None:
-        """A sensor bounce: the lift of `square` just now proves no move under way.
+        """The lift of `square` just now proves no move under way (a touch of a piece only touched).
 
         It stays in `ever` and `together`: if nothing else explains the board once the
         move is confirmed, a too-quick hand (a victim taken off and the capturer put down
@@ -55,6 +56,15 @@ class Segment:
         if square in self.order:  # and it is the least likely victim
             self.order.remove(square)
             self.order.insert(0, square)
+
+    def bounce(self, square: chess.Square, occupied: chess.Bitboard) -> None:
+        """A sensor bounce of `square`, put back to make `occupied`: forgotten, but remembered as a
+        possible victim of a piece that was in hand then."""
+        self.forget(square)
+        self.bounced[square] = self.bounced.get(square, 0) | (chess.BB_ALL & ~occupied)
+
+    def bounced_while_empty(self, square: chess.Square, target: chess.Square) -> bool:
+        return bool(self.bounced.get(square, 0) & chess.BB_SQUARES[target])
 
     def held_together(self, a: chess.Square, b: chess.Square) -> bool:
         """Were the pieces from `a` and `b` both off the board at one moment?"""

@@ -254,9 +254,9 @@ class Recognizer:
             return None
         if not in_hand or occupied & ~captured or board.is_castling(move):
             return None
-        victims = segment.ever & self._occupied & board.occupied_co[not board.turn]
+        victims = occupied & board.occupied_co[not board.turn]  # one may be lifted by the reply by now
         for to in reversed(segment.order):
-            if victims & chess.BB_SQUARES[to] and segment.left_before(to, move.to_square):
+            if victims & chess.BB_SQUARES[to] and segment.bounced_while_empty(to, move.to_square):
                 moves = with_promotions(board, move.from_square, to)
                 if moves and (capture := self._choose(board, moves)) is not None:
                     return capture
@@ -340,7 +340,7 @@ class Recognizer:
             self._pieces[square] = piece
         if self._is_bounce(square, piece, self._t):
             for segment in (self._segment, self._segment_open, *(s for _, s in self._alternatives)):
-                segment.forget(square)
+                segment.bounce(square, self._occupied)
             made_by_bounce = self._open is not None and self._open_index == self._index
             before = self._open_before_lift
             if made_by_bounce and (before is None or self._board.move_stack[-1:] == [before]):
