@@ -683,3 +683,17 @@ def test_three_moves_on_after_two_quick_captures_at_the_movers_clock_or_the_end(
     assert moves_made(fen, [*events, press("white", 7), lift("e8", 8), place("d7", 9)]) == [
         "bxa6", "Rxa6", "Bd4", "Kd7"]
     assert moves_made(fen, events) == ["bxa6", "Rxa6", "Bd4"]
+
+
+def test_a_move_misread_since_the_last_clock_press_is_taken_back_for_a_line_the_board_shows() -> None:
+    """Found failing (the fourth outside corpus): Qxa7 quicker than a bounce left White's queen "in hand";
+    Black's queen then shown on a5 before d8 emptied read as the queen landing there (Qa5), and Black's
+    clock found the board two moves on from before it. Qa5, made since the last press, is taken back
+    for the line that explains the board; a move confirmed by a press is not."""
+    fen = "3q3k/p7/8/8/Q7/8/8/4K3 w - - 0 1"
+    events = [lift("a4", 1), lift("a7", 2), place("a7", 2), place("a5", 3), lift("d8", 3.1)]
+    assert moves_made(fen, [*events, press("black", 4)]) == ["Qxa7", "Qa5+"]
+    assert moves_made(fen, events) == ["Qxa7", "Qa5+"]
+    confirmed = [lift("a4", 1), lift("a7", 2), place("a7", 2), place("a5", 3), press("white", 3.5),
+                 lift("d8", 4), press("black", 5)]
+    assert moves_made(fen, confirmed) == ["Qa5"]

@@ -178,7 +178,7 @@ class Recognizer:
         if t is not None:
             self._t = t
         self._commit_pending()
-        self._catch_up((2, 3))
+        self._catch_up(None)
         return self._out
 
     def stop(self) -> None:
@@ -373,14 +373,16 @@ class Recognizer:
             if self._occupied == self._board.occupied and self.mode is Mode.PLAYING:
                 self._rebase()  # at rest: the mover's touches (j'adoube) are no victims for the other side
             elif len(self._board.move_stack) == moves:
-                self._catch_up((3,))  # nothing seen to commit: the mover's move may end a line never seen
+                self._catch_up(self._board.turn)  # nothing to commit: the move may end a line never seen
             last = self._board.move_stack[-1] if len(self._board.move_stack) > moves else None
             self._late_promotion = bool(
                 last and last.promotion and press is None and last.to_square not in self._pieces
                 and self.mode is Mode.PLAYING
             )
         elif button in CLOCK_BUTTONS:
-            self._catch_up((2,))  # the other side's press: its move must be on the board
+            self._catch_up(not self._board.turn)  # the other side's press: its move must be on the board
+        if button in CLOCK_BUTTONS:
+            self._plies_at_press = len(self._board.move_stack)
 
     def _snapshot(self, snapshot: BoardSnapshot) -> None:
         occupied = snapshot.occupied
@@ -558,21 +560,27 @@ class Recognizer:
             return NOTHING  # a capture taken back, its victim not yet put back
         return self._illegal(reference)
 
-    def _catch_up(self, plies: tuple[int, ...]) -> None:
-        """At a clock press or the end of input: if the board shows the game a number of legal moves on
-        that `plies` allows, where no move was seen (events read as something else, a takeback or a
-        bounce, or never sent), they are made (a promotion gets the piece chosen as for any other)."""
-        taken = self._board.occupied.bit_count() - self._occupied.bit_count()  # a move takes one at most
+    def _catch_up(self, presser: chess.Color | None) -> None:
+        """At a clock press with nothing seen to commit, or the end of input (no `presser`): if the board
+        shows the game some legal moves on, where no move was seen (events read as something else, a
+        takeback or a bounce, or never sent), they are made, the presser's last. Failing that, the same from
+        the position before the last move, if it was made since the last press: it was misread (the other
+        side's move placed before its lift, read as the mover's piece landing), and is taken back."""
         if self._open is not None or self.mode not in (Mode.PLAYING, Mode.ILLEGAL) or (
-            self._occupied == self._board.occupied or not 0 <= taken <= max(plies)
+            self._occupied == self._board.occupied
         ):
             return
-        line = successors(self._board, self._occupied, self._pieces, depth=2)
-        if line is None and 3 in plies:
-            line = successors(self._board, self._occupied, self._pieces, depth=3, narrow=True)
-        if not line or len(line) not in plies:
-            return
-        for move in line:
+        movers = presser == self._board.turn
+        line = self._line_to_board(self._board, (2, 3) if presser is None else (3,) if movers else (2,))
+        if line is None and len(self._board.move_stack) > self._plies_at_press:
+            before = self._board.copy()
+            last = before.pop()
+            line = self._line_to_board(before, (2, 3) if presser is None else (2,) if movers else (3,))
+            if line is not None and line[0] != last:  # else one move on from the game, which is no line
+                self._fire("take_back")
+            else:
+                line = None
+        for move in line or ():
             if self.mode is Mode.GAME_OVER:
                 return  # the first move ended the game (insufficient material, the 75-move rule)
             if move.promotion:
@@ -584,6 +592,16 @@ class Recognizer:
             self._fire("show_move")
             self._fire("commit")
             self._rebase()
+
+    def _line_to_board(self, board: chess.Board, plies: tuple[int, ...]) -> list[chess.Move] | None:
+        """The legal moves from `board`, as many as `plies` allows, after which it reads as the board does."""
+        taken = board.occupied.bit_count() - self._occupied.bit_count()  # a move takes one at most
+        if not 0 <= taken <= max(plies):
+            return None
+        line = successors(board, self._occupied, self._pieces, depth=2)
+        if line is None and 3 in plies:
+            line = successors(board, self._occupied, self._pieces, depth=3, narrow=True)
+        return line if line and len(line) in plies else None
 
     def _only_in_hand(self, occupied: chess.Bitboard) -> bool:
         """The common lift, settled on occupancy alone: pieces of the game in the air, none put anywhere,
@@ -1009,6 +1027,7 @@ class Recognizer:
         self._repetitions: dict[tuple[object, ...], int] = {_repetition_key(self._board): 1}
         self._promotion = None
         self._late_promotion = False
+        self._plies_at_press = 0  # the moves made before the last clock press, which confirmed them
 
     def _rebase(self) -> None:
         """The board shows a known position: evidence starts afresh."""
