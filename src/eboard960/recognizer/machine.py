@@ -339,6 +339,7 @@ class Recognizer:
         if piece is not None:
             self._pieces[square] = piece
         if self._is_bounce(square, piece, self._t):
+            self._bounced |= bit
             for segment in (self._segment, self._segment_open, *(s for _, s in self._alternatives)):
                 segment.bounce(square, self._occupied)
             made_by_bounce = self._open is not None and self._open_index == self._index
@@ -383,6 +384,7 @@ class Recognizer:
             self._catch_up(not self._board.turn)  # the other side's press: its move must be on the board
         if button in CLOCK_BUTTONS:
             self._plies_at_press = len(self._board.move_stack)
+            self._bounced = 0
 
     def _snapshot(self, snapshot: BoardSnapshot) -> None:
         occupied = snapshot.occupied
@@ -564,8 +566,9 @@ class Recognizer:
         """At a clock press with nothing seen to commit, or the end of input (no `presser`): if the board
         shows the game some legal moves on, where no move was seen (events read as something else, a
         takeback or a bounce, or never sent), they are made, the presser's last. Failing that, the same from
-        the position before the last move, if it was made since the last press: it was misread (the other
-        side's move placed before its lift, read as the mover's piece landing), and is taken back."""
+        the position before the last move, if it was made since the last press and the line begins with a
+        capture quicker than a bounce: the last move was misread (the other side's move placed before its
+        lift, read as the capturer landing), and is taken back."""
         if self._open is not None or self.mode not in (Mode.PLAYING, Mode.ILLEGAL) or (
             self._occupied == self._board.occupied
         ):
@@ -576,7 +579,7 @@ class Recognizer:
             before = self._board.copy()
             last = before.pop()
             line = self._line_to_board(before, (2, 3) if presser is None else (2,) if movers else (3,))
-            if line is not None and line[0] != last:  # else one move on from the game, which is no line
+            if line is not None and line[0] != last and self._quick_capture(before, line[0]):
                 self._fire("take_back")
             else:
                 line = None
@@ -592,6 +595,11 @@ class Recognizer:
             self._fire("show_move")
             self._fire("commit")
             self._rebase()
+
+    def _quick_capture(self, board: chess.Board, move: chess.Move) -> bool:
+        """Is `move` a capture whose victim bounced since the last clock press: taken quicker than a
+        bounce, which is how a move comes to be misread?"""
+        return board.is_capture(move) and bool(self._bounced & chess.BB_SQUARES[move.to_square])
 
     def _line_to_board(self, board: chess.Board, plies: tuple[int, ...]) -> list[chess.Move] | None:
         """The legal moves from `board`, as many as `plies` allows, after which it reads as the board does."""
@@ -1028,6 +1036,7 @@ class Recognizer:
         self._promotion = None
         self._late_promotion = False
         self._plies_at_press = 0  # the moves made before the last clock press, which confirmed them
+        self._bounced: chess.Bitboard = 0  # squares that bounced since the last clock press
 
     def _rebase(self) -> None:
         """The board shows a known position: evidence starts afresh."""
