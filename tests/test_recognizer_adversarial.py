@@ -697,3 +697,12 @@ def test_a_move_misread_since_the_last_clock_press_is_taken_back_for_a_line_the_
     confirmed = [lift("a4", 1), lift("a7", 2), place("a7", 2), place("a5", 3), press("white", 3.5),
                  lift("d8", 4), press("black", 5)]
     assert moves_made(fen, confirmed) == ["Qa5"]
+
+
+def test_a_double_step_changed_to_a_single_step_then_a_pawn_that_could_take_it_moves_on() -> None:
+    """Found failing (the first outside generator): d2-d4 changed to d3, then Black's c4 pawn lifted read as
+    d4 and c4xd3 en passant placed before its lift, and the pawn landing on c3 made the board illegal. A
+    place that lands the reply to the open move as it stands keeps that move."""
+    fen = "4k3/8/8/8/2p5/8/3P4/4K3 w - - 0 1"
+    changed = [lift("d2", 1), place("d4", 2), lift("d4", 3), place("d3", 4)]
+    assert moves_made(fen, [*changed, lift("c4", 9), place("c3", 9.4), press("black", 10)]) == ["d3", "c3"]

@@ -668,10 +668,15 @@ class Recognizer:
 
     def _take_alternative(self, event: SquareEvent | None) -> None:
         """The other side began (`event` came next): prefer an earlier open move that its complete reply
-        explains. A capture replaced because its victim stood stays replaced if the reply's first lift came
-        too late to end a move placed first, and the reply goes on on the board (not with a clock press)."""
-        if not self._alternatives or matching_moves(
-            self._after(), self._occupied, self._segment_open, self._shapes_open()
+        explains, unless `event` lands the reply to the open move as it stands. A capture replaced because
+        its victim stood stays replaced if the reply's first lift came too late to end a move placed first,
+        and the reply goes on on the board (not with a clock press)."""
+        landed = self._occupied
+        if isinstance(event, PiecePlaced):
+            landed |= chess.BB_SQUARES[self._map(event.square)]
+        if not self._alternatives or any(
+            matching_moves(self._after(), occupied, self._segment_open, self._shapes_open())
+            for occupied in {self._occupied, landed}
         ):
             return
         late = self._t - self._open_at > PLACED_FIRST_SECONDS
