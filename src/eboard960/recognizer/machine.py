@@ -339,7 +339,7 @@ class Recognizer:
         if piece is not None:
             self._pieces[square] = piece
         if self._is_bounce(square, piece, self._t):
-            self._bounced |= bit
+            self._bounced_since_press |= bit
             for segment in (self._segment, self._segment_open, *(s for _, s in self._alternatives)):
                 segment.bounce(square, self._occupied)
             made_by_bounce = self._open is not None and self._open_index == self._index
@@ -384,7 +384,7 @@ class Recognizer:
             self._catch_up(not self._board.turn)  # the other side's press: its move must be on the board
         if button in CLOCK_BUTTONS:
             self._plies_at_press = len(self._board.move_stack)
-            self._bounced = 0
+            self._bounced_since_press = 0
 
     def _snapshot(self, snapshot: BoardSnapshot) -> None:
         occupied = snapshot.occupied
@@ -599,7 +599,7 @@ class Recognizer:
     def _quick_capture(self, board: chess.Board, move: chess.Move) -> bool:
         """Is `move` a capture whose victim bounced since the last clock press: taken quicker than a
         bounce, which is how a move comes to be misread?"""
-        return board.is_capture(move) and bool(self._bounced & chess.BB_SQUARES[move.to_square])
+        return board.is_capture(move) and bool(self._bounced_since_press & chess.BB_SQUARES[move.to_square])
 
     def _line_to_board(self, board: chess.Board, plies: tuple[int, ...]) -> list[chess.Move] | None:
         """The legal moves from `board`, as many as `plies` allows, after which it reads as the board does."""
@@ -1041,7 +1041,7 @@ class Recognizer:
         self._promotion = None
         self._late_promotion = False
         self._plies_at_press = 0  # the moves made before the last clock press, which confirmed them
-        self._bounced: chess.Bitboard = 0  # squares that bounced since the last clock press
+        self._bounced_since_press: chess.Bitboard = 0  # squares that bounced since the last clock press
 
     def _rebase(self) -> None:
         """The board shows a known position: evidence starts afresh."""
