@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-import chess
 import chess.pgn
 
 from eboard960.capture import Capture, Record
@@ -85,11 +84,10 @@ def decoded(capture: Capture, problems: list[str]) -> Iterator[tuple[Record, Squ
 def _away(recognizer: Recognizer) -> IllegalPosition | None:
     """What would bring the board back to the game's position, if more than a piece lifted as the
     recording stopped (pieces read as in hand for good: moves the recognizer never saw)."""
-    occupied, expected = recognizer.occupied, recognizer.expected.occupied
-    if (occupied ^ expected).bit_count() <= 1:
+    to_empty, to_fill = recognizer.squares_to_fix()
+    if len(to_empty) + len(to_fill) <= 1:
         return None
-    return IllegalPosition(to_empty=frozenset(chess.scan_forward(occupied & ~expected)),
-                           to_fill=frozenset(chess.scan_forward(expected & ~occupied)))
+    return IllegalPosition(to_empty=to_empty, to_fill=to_fill)
 
 
 def replay_capture(capture: Capture, *, takebacks: bool = True) -> Replay:

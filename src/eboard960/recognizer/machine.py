@@ -145,6 +145,15 @@ class Recognizer:
     def open_move(self) -> chess.Move | None:
         return self._open
 
+    def squares_to_fix(
+        self, reference: chess.Board | None = None
+    ) -> tuple[frozenset[chess.Square], frozenset[chess.Square]]:
+        """The squares to empty and to fill for the board to show `reference` (by default, the expected
+        position)."""
+        wanted = (reference or self.expected).occupied
+        return (frozenset(chess.scan_forward(self._occupied & ~wanted)),
+                frozenset(chess.scan_forward(wanted & ~self._occupied)))
+
     def feed(self, event: SquareEvent) -> list[Report]:
         """Process one sensor event; returns the reports it caused, in order."""
         self._out = []
@@ -246,13 +255,16 @@ class Recognizer:
         of the mover's pieces already lifted as the victim of the reply that follows)."""
         move, board, segment = self._open, self._board, self._segment_open
         target = chess.BB_SQUARES[move.to_square]
-        captured = board.occupied & ~chess.BB_SQUARES[move.from_square]  # what any capture from there leaves
         in_hand = segment.lifted & target and not occupied & target  # picked up again, never put back
-        reply_victim = captured & ~occupied
-        ours = board.occupied_co[board.turn]
-        if reply_victim and not (reply_follows and reply_victim.bit_count() == 1 and reply_victim & ours):
+        if not in_hand or board.is_castling(move):
             return None
-        if not in_hand or occupied & ~captured or board.is_castling(move):
+        captured = board.occupied & ~chess.BB_SQUARES[move.from_square]  # what any capture from there leaves
+        if occupied & ~captured:
+            return None
+        reply_victim = captured & ~occupied  # one of the mover's pieces, lifted by the reply that follows
+        if reply_victim and not (
+            reply_follows and reply_victim.bit_count() == 1 and reply_victim & board.occupied_co[board.turn]
+        ):
             return None
         victims = occupied & board.occupied_co[not board.turn]  # one may be lifted by the reply by now
         for to in reversed(segment.order):
@@ -749,11 +761,8 @@ class Recognizer:
         return Verdict("rest") if self._agrees(self._board, self._pieces) else NOTHING
 
     def _illegal(self, reference: chess.Board) -> Verdict:
-        return Verdict(
-            "misplace",
-            to_empty=frozenset(chess.scan_forward(self._occupied & ~reference.occupied)),
-            to_fill=frozenset(chess.scan_forward(reference.occupied & ~self._occupied)),
-        )
+        to_empty, to_fill = self.squares_to_fix(reference)
+        return Verdict("misplace", to_empty=to_empty, to_fill=to_fill)
 
     def _as_move(self, move: chess.Move) -> Verdict:
         """A move, or an ordinary move that is also the first half of a castling."""
