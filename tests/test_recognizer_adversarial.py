@@ -706,3 +706,14 @@ def test_a_double_step_changed_to_a_single_step_then_a_pawn_that_could_take_it_m
     fen = "4k3/8/8/8/2p5/8/3P4/4K3 w - - 0 1"
     changed = [lift("d2", 1), place("d4", 2), lift("d4", 3), place("d3", 4)]
     assert moves_made(fen, [*changed, lift("c4", 9), place("c3", 9.4), press("black", 10)]) == ["d3", "c3"]
+
+
+def test_a_capture_victim_first_then_a_reply_placed_before_a_late_lift() -> None:
+    """Found failing (the third outside generator, 2 of 1,000 fresh games): Qxh1 victim first, then White's
+    bishop shown on g2 before f1 emptied, the lift 1.3 s later. The queen could have gone to g2 with h1 only
+    touched, and a lift that late reads as that. But a victim lifted before the capturer left is no touch
+    made with the piece in hand: the capture stands and the reply completes it."""
+    fen = "q3k3/3p4/8/8/8/6P1/2K5/5B1R b - - 0 1"
+    capture = [lift("h1", 1), lift("a8", 2), place("h1", 3)]
+    reply = [place("g2", 5), lift("f1", 6.3), lift("d7", 8), place("d5", 9)]
+    assert moves_made(fen, [*capture, *reply]) == ["Qxh1", "Bg2", "d5"]

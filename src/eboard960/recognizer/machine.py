@@ -681,8 +681,8 @@ class Recognizer:
     def _take_alternative(self, event: SquareEvent | None) -> None:
         """The other side began (`event` came next): prefer an earlier open move that its complete reply
         explains, unless `event` lands the reply to the open move as it stands. A capture replaced because
-        its victim stood stays replaced if the reply's first lift came too late to end a move placed first,
-        and the reply goes on on the board (not with a clock press)."""
+        its victim stood, touched with the capturer in hand, stays replaced if the reply's first lift came too
+        late to end a move placed first, and the reply goes on on the board (not with a clock press)."""
         landed = self._occupied
         if isinstance(event, PiecePlaced):
             landed |= chess.BB_SQUARES[self._map(event.square)]
@@ -694,7 +694,8 @@ class Recognizer:
         late = self._t - self._open_at > PLACED_FIRST_SECONDS
         under_way = late and isinstance(event, PiecePlaced | PieceLifted)
         for move, segment in reversed(self._alternatives):
-            if under_way and self._only_touched(move, self._open):
+            in_hand = self._segment.left_before(move.to_square, move.from_square)  # victim touched after
+            if under_way and in_hand and self._only_touched(move, self._open):
                 continue  # the victim was only touched
             after = self._board.copy(stack=False)
             after.push(move)
