@@ -150,7 +150,7 @@ class Recognizer:
     ) -> tuple[frozenset[chess.Square], frozenset[chess.Square]]:
         """The squares to empty and to fill for the board to show `reference` (by default, the expected
         position)."""
-        wanted = (reference or self.expected).occupied
+        wanted = (self.expected if reference is None else reference).occupied
         return (frozenset(chess.scan_forward(self._occupied & ~wanted)),
                 frozenset(chess.scan_forward(wanted & ~self._occupied)))
 
@@ -694,8 +694,9 @@ class Recognizer:
         late = self._t - self._open_at > PLACED_FIRST_SECONDS
         under_way = late and isinstance(event, PiecePlaced | PieceLifted)
         for move, segment in reversed(self._alternatives):
-            in_hand = self._segment.left_before(move.to_square, move.from_square)  # victim touched after
-            if under_way and in_hand and self._only_touched(move, self._open):
+            if under_way and self._only_touched(move, self._open) and (
+                self._segment.left_before(move.to_square, move.from_square)  # with the capturer in hand
+            ):
                 continue  # the victim was only touched
             after = self._board.copy(stack=False)
             after.push(move)
