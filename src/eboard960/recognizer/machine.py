@@ -438,9 +438,7 @@ class Recognizer:
                 self._open = None
                 self._after_open = None
             for move in line[:-1]:
-                self._verdict = Verdict("show_move", move=move)
-                self._fire("show_move")
-                self._fire("commit")
+                self._make(move)
             self._rebase()
             self._verdict = Verdict("show_move", move=line[-1])
             self._fire("show_move")
@@ -603,9 +601,7 @@ class Recognizer:
                 move = self._choose(self._board, choices) or move
             if not self._board.is_legal(move):
                 return  # the second move needed the promoted piece found, not the one chosen
-            self._verdict = Verdict("show_move", move=move)
-            self._fire("show_move")
-            self._fire("commit")
+            self._make(move)
             self._rebase()
 
     def _quick_capture(self, board: chess.Board, move: chess.Move) -> bool:
@@ -744,13 +740,17 @@ class Recognizer:
         start = order.index(origin) if origin in order else len(order)
         return all(square in order[start + 1:] for square in chess.scan_forward(squares))
 
+    def _make(self, move: chess.Move) -> None:
+        """Show and commit at once a legal move the events never showed as it happened."""
+        self._verdict = Verdict("show_move", move=move)
+        self._fire("show_move")
+        self._fire("commit")
+
     def _commit_latent(self, move: chess.Move, reply_follows: bool) -> None:
         """Commit a latent capture; with the reply already on the board, keep the lifts since as its
         evidence, else start afresh from the position after the capture."""
         segment = self._segment
-        self._verdict = Verdict("show_move", move=move)
-        self._fire("show_move")
-        self._fire("commit")
+        self._make(move)
         if reply_follows:
             segment.ever &= segment.lifted
             segment.order = [square for square in segment.order if segment.lifted & chess.BB_SQUARES[square]]
