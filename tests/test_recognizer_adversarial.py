@@ -717,3 +717,20 @@ def test_a_capture_victim_first_then_a_reply_placed_before_a_late_lift() -> None
     capture = [lift("h1", 1), lift("a8", 2), place("h1", 3)]
     reply = [place("g2", 5), lift("f1", 6.3), lift("d7", 8), place("d5", 9)]
     assert moves_made(fen, [*capture, *reply]) == ["Qxh1", "Bg2", "d5"]
+
+
+def test_a_castling_completed_after_a_touch_of_the_other_sides_piece_made_its_first_half_final() -> None:
+    """Found failing (the first outside generator, DGT): Kf1-g1, the first half of O-O and an ordinary move,
+    then Black's knight lifted and put back 0.5 s later (a touch, which makes Kg1 final), then the rook to
+    f1. The board shows the castling made from before Kg1, so Kg1 is taken back for it; once White's clock
+    confirmed the king's step alone, the rook's move is out of turn."""
+    fen = "6k1/8/1n6/8/8/8/8/5K1R w H - 0 1"
+    touch = [lift("b6", 2.5), place("b6", 3)]
+    king_first = [lift("f1", 1), place("g1", 1.5), *touch, lift("h1", 3.6), place("f1", 4)]
+    reply = [lift("b6", 5), place("d5", 5.5)]
+    assert moves_made(fen, [*king_first, press("white", 4.5), *reply]) == ["O-O", "Nd5"]
+    assert moves_made(fen, [*king_first, *reply]) == ["O-O", "Nd5"]
+    confirmed = [lift("f1", 1), place("g1", 1.5), press("white", 2), *king_first[2:]]
+    assert moves_made(fen, confirmed) == ["Kg1"]
+    rook_first = [lift("h1", 1), place("f1", 1.5), *touch, lift("e1", 3.6), place("g1", 4)]
+    assert moves_made("6k1/8/1n6/8/8/8/8/4K2R w H - 0 1", [*rook_first, *reply]) == ["O-O", "Nd5"]

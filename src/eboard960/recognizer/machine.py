@@ -466,6 +466,9 @@ class Recognizer:
         elif verdict.trigger == "latent":
             self._commit_latent(verdict.move, reply_follows=True)
             verdict = self._classify(after_lift)
+        elif verdict.trigger == "complete_castling":
+            self._fire("take_back")
+            verdict = Verdict("show_move", move=verdict.move)
         if verdict.trigger is None:
             return
         if verdict.trigger in ("hold_take_back", "hold_retract"):
@@ -570,6 +573,8 @@ class Recognizer:
             return NOTHING
         if may_take_back and self._is_takeback(halfway=True):
             return NOTHING  # a capture taken back, its victim not yet put back
+        if self._open is None and (castling := self._castling_completed(occupied)):
+            return Verdict("complete_castling", move=castling)
         return self._illegal(reference)
 
     def _catch_up(self, presser: chess.Color | None) -> None:
@@ -603,6 +608,25 @@ class Recognizer:
                 return  # the second move needed the promoted piece found, not the one chosen
             self._make(move)
             self._rebase()
+
+    def _castling_completed(self, occupied: chess.Bitboard) -> chess.Move | None:
+        """The castling the board shows made instead of the last move, its king's or rook's half: that half
+        was also an ordinary move, and a touch of the other side's piece made it final before the partner
+        moved. Not once the mover's clock confirmed the half alone."""
+        board = self._board
+        if len(board.move_stack) <= self._plies_at_press:
+            return None
+        last = board.pop()
+        try:
+            for shape in castling_shapes(board):
+                halves = ((shape.king_from, shape.king_to), (shape.rook_from, shape.rook_to))
+                if shape.after == occupied and (last.from_square, last.to_square) in halves:
+                    castled = board.copy(stack=False)
+                    castled.push(shape.move)
+                    return shape.move if self._agrees(castled, self._pieces) else None
+            return None
+        finally:
+            board.push(last)
 
     def _quick_capture(self, board: chess.Board, move: chess.Move) -> bool:
         """Is `move` a capture whose victim bounced since the last clock press: taken quicker than a
