@@ -734,3 +734,16 @@ def test_a_castling_completed_after_a_touch_of_the_other_sides_piece_made_its_fi
     assert moves_made(fen, confirmed) == ["Kg1"]
     rook_first = [lift("h1", 1), place("f1", 1.5), *touch, lift("e1", 3.6), place("g1", 4)]
     assert moves_made("6k1/8/1n6/8/8/8/8/4K2R w H - 0 1", [*rook_first, *reply]) == ["O-O", "Nd5"]
+
+
+def test_a_reply_placed_first_read_as_a_change_of_mind_is_redone_from_the_move_it_replaced() -> None:
+    """Found failing silently (the fourth outside generator): Qe1-e5+, then White takes it victim first
+    with a slide whose first square (g3) shows before h2 empties; Black's queen could go from e1 to g3, so
+    it read as a change of mind (Qg3). At White's clock the board showed three moves on from Qg3 (Qe2, Qe5+,
+    Qxe5, all invented) and two from before it, beginning with the Qe5+ it replaced: that line wins."""
+    fen = "5k2/8/8/5K2/8/8/7Q/4q3 b - - 9 84"
+    slide = [lift("e1", 1), place("e5", 3), lift("e5", 4.65), place("g3", 4.94), lift("h2", 5.01),
+             place("f4", 5.28), lift("g3", 5.4), place("e5", 5.69), lift("f4", 5.86)]
+    reply = [press("white", 6.8), lift("f8", 8), place("g8", 9)]
+    assert moves_made(fen, [*slide, *reply]) == ["Qe5+", "Qxe5", "Kg8"]
+    assert moves_made(fen, slide) == ["Qe5+", "Qxe5"]

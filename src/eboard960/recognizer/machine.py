@@ -580,24 +580,26 @@ class Recognizer:
     def _catch_up(self, presser: chess.Color | None) -> None:
         """At a clock press with nothing seen to commit, or the end of input (no `presser`): if the board
         shows the game some legal moves on, where no move was seen (events read as something else, a
-        takeback or a bounce, or never sent), they are made, the presser's last. Failing that, the same from
-        the position before the last move, if it was made since the last press and the line begins with a
-        capture quicker than a bounce: the last move was misread (the other side's move placed before its
-        lift, read as the capturer landing), and is taken back."""
+        takeback or a bounce, or never sent), they are made, the presser's last.
+
+        The last move, if made since the last press, may have been misread: the other side's move placed
+        before its lift, read as a change of mind or as the capturer landing. It is taken back for a line
+        from the position before it that begins with the open move it replaced (fewer moves never seen
+        than any line from the board), or, failing a line from the board, with a capture quicker than a
+        bounce."""
         if self._open is not None or self.mode not in (Mode.PLAYING, Mode.ILLEGAL) or (
             self._occupied == self._board.occupied
         ):
             return
         movers = presser == self._board.turn
-        line = self._line_to_board(self._board, (2, 3) if presser is None else (3,) if movers else (2,))
-        if line is None and len(self._board.move_stack) > self._plies_at_press:
-            before = self._board.copy()
-            last = before.pop()
-            line = self._line_to_board(before, (2, 3) if presser is None else (2,) if movers else (3,))
-            if line is not None and line[0] != last and self._quick_capture(before, line[0]):
-                self._fire("take_back")
-            else:
-                line = None
+        redo = self._redo_last((2, 3) if presser is None else (2,) if movers else (3,))
+        line = redo[1] if redo is not None and redo[1][0] in self._replaced else None
+        if line is None:
+            line = self._line_to_board(self._board, (2, 3) if presser is None else (3,) if movers else (2,))
+            if line is None and redo is not None and self._quick_capture(*redo):
+                line = redo[1]
+        if redo is not None and line is redo[1]:
+            self._fire("take_back")
         for move in line or ():
             if self.mode is Mode.GAME_OVER:
                 return  # the first move ended the game (insufficient material, the 75-move rule)
@@ -608,6 +610,16 @@ class Recognizer:
                 return  # the second move needed the promoted piece found, not the one chosen
             self._make(move)
             self._rebase()
+
+    def _redo_last(self, plies: tuple[int, ...]) -> tuple[chess.Board, list[chess.Move]] | None:
+        """The position before the last move, if made since the last press, and a line from it that the
+        board shows and that does not begin with that move."""
+        if len(self._board.move_stack) <= self._plies_at_press:
+            return None
+        before = self._board.copy()
+        last = before.pop()
+        line = self._line_to_board(before, plies)
+        return None if line is None or line[0] == last else (before, line)
 
     def _castling_completed(self, occupied: chess.Bitboard) -> chess.Move | None:
         """The castling the board shows made instead of the last move, its king's or rook's half: that half
@@ -628,9 +640,10 @@ class Recognizer:
         finally:
             board.push(last)
 
-    def _quick_capture(self, board: chess.Board, move: chess.Move) -> bool:
-        """Is `move` a capture whose victim bounced since the last clock press: taken quicker than a
-        bounce, which is how a move comes to be misread?"""
+    def _quick_capture(self, board: chess.Board, line: list[chess.Move]) -> bool:
+        """Does `line` begin with a capture whose victim bounced since the last clock press: taken quicker
+        than a bounce, which is how a move comes to be misread?"""
+        move = line[0]
         return board.is_capture(move) and bool(self._bounced_since_press & chess.BB_SQUARES[move.to_square])
 
     def _line_to_board(self, board: chess.Board, plies: tuple[int, ...]) -> list[chess.Move] | None:
@@ -1002,6 +1015,7 @@ class Recognizer:
             self._promotion = None  # spent on this move, or pressed for it
         self._open = None
         self._after_open = None
+        self._replaced = tuple(move for move, _ in self._alternatives)
         self._alternatives = []
         self._other_side_lifted = None
         self._segment = self._segment_open
@@ -1025,6 +1039,7 @@ class Recognizer:
     def undo_last(self) -> None:
         self._repetitions[_repetition_key(self._board)] -= 1  # the position taken back never stood
         move = self._board.pop()
+        self._replaced = ()
         self._out.append(MoveTakenBack(move=move, san=self._board.san(move), t=self._t))
         self._line = Line(self._board)
         self._rebase()
@@ -1068,6 +1083,7 @@ class Recognizer:
         self._open_theirs: chess.Bitboard = 0  # the other side's pieces once the open move is made
         self._open_shapes: tuple[CastlingShape, ...] | None = None
         self._alternatives: list[tuple[chess.Move, Segment]] = []
+        self._replaced: tuple[chess.Move, ...] = ()  # the open moves the last committed move replaced
         self._shapes = castling_shapes(self._board)
         self._segment = Segment(self._occupied)
         self._segment_open = Segment(self._occupied)
