@@ -747,3 +747,15 @@ def test_a_reply_placed_first_read_as_a_change_of_mind_is_redone_from_the_move_i
     reply = [press("white", 6.8), lift("f8", 8), place("g8", 9)]
     assert moves_made(fen, [*slide, *reply]) == ["Qe5+", "Qxe5", "Kg8"]
     assert moves_made(fen, slide) == ["Qe5+", "Qxe5"]
+
+
+def test_of_two_lines_the_board_shows_the_catch_up_takes_the_one_the_hands_were_seen_making() -> None:
+    """Found failing silently (the fourth outside generator): two captures quicker than a bounce, Nxh7 and
+    then Rxf1; the rook could as well have taken on g2, which leaves the same occupancy, and the catch-up
+    took the first line found. The squares emptied since the last clock press now decide."""
+    fen = "k7/7p/8/6N1/8/8/5rP1/5R1K w - - 0 1"
+    knight = [lift("g5", 1), lift("h7", 2), place("h7", 2), lift("f2", 5)]
+    for victim, san in (("f1", "Rxf1+"), ("g2", "Rxg2")):
+        rook = [lift(victim, 8), place(victim, 8)]
+        assert moves_made(fen, [*knight, *rook, press("black", 9)]) == ["Nxh7", san]
+        assert moves_made(fen, [*knight, *rook]) == ["Nxh7", san]

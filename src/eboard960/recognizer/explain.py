@@ -9,6 +9,7 @@ per position (`CastlingShape`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import chess
@@ -174,16 +175,17 @@ def is_partial(board: chess.Board, occupied: chess.Bitboard) -> bool:
 
 def successors(
     board: chess.Board, occupied: chess.Bitboard, pieces: dict[chess.Square, chess.Piece], depth: int,
-    *, narrow: bool = False,
+    *, narrow: bool = False, rank: Callable[[list[chess.Move]], int] | None = None,
 ) -> list[chess.Move] | None:
-    """The shortest sequence of at most `depth` legal moves whose result the snapshot shows.
+    """The shortest sequence of at most `depth` legal moves whose result the snapshot shows; of several
+    that long, the first with the highest `rank` (by default, the first found).
 
     `narrow` moves only pieces standing where the snapshot shows an empty square, which keeps a deeper
     search cheap; it misses a line that empties a square and fills it again.
     """
     frontier: list[list[chess.Move]] = [[]]
     for _ in range(depth):
-        next_frontier = []
+        next_frontier, found = [], []
         for line in frontier:
             for move in line:
                 board.push(move)
@@ -191,12 +193,16 @@ def successors(
             for move in list(board.generate_legal_moves(from_mask=mask)):
                 board.push(move)
                 if board.occupied == occupied and all(board.piece_at(s) == p for s, p in pieces.items()):
-                    for _ in range(len(line) + 1):
-                        board.pop()
-                    return [*line, move]
+                    found.append([*line, move])
                 board.pop()
                 next_frontier.append([*line, move])
+                if found and rank is None:
+                    break
             for _ in line:
                 board.pop()
+            if found and rank is None:
+                break
+        if found:
+            return max(found, key=rank) if rank is not None else found[0]
         frontier = next_frontier
     return None

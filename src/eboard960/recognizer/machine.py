@@ -327,6 +327,7 @@ class Recognizer:
         lifted_piece = self._pieces.pop(square, None) or self._piece_expected(square)
         self._open_before_lift = self._open
         self._occupied &= ~bit
+        self._touched_since_press |= bit
         self._index += 1
         self._last_lift = (square, self._t, self._index, lifted_piece)
         self._detect_rotation = False
@@ -397,6 +398,7 @@ class Recognizer:
         if button in CLOCK_BUTTONS:
             self._plies_at_press = len(self._board.move_stack)
             self._bounced_since_press = 0
+            self._touched_since_press = 0
 
     def _snapshot(self, snapshot: BoardSnapshot) -> None:
         occupied = snapshot.occupied
@@ -651,10 +653,17 @@ class Recognizer:
         taken = board.occupied.bit_count() - self._occupied.bit_count()  # a move takes one at most
         if not 0 <= taken <= max(plies):
             return None
-        line = successors(board, self._occupied, self._pieces, depth=2)
+        line = successors(board, self._occupied, self._pieces, depth=2, rank=self._touched)
         if line is None and 3 in plies:
-            line = successors(board, self._occupied, self._pieces, depth=3, narrow=True)
+            line = successors(board, self._occupied, self._pieces, depth=3, narrow=True, rank=self._touched)
         return line if line and len(line) in plies else None
+
+    def _touched(self, line: list[chess.Move]) -> int:
+        """How many of the squares `line` moves from and to were emptied since the last clock press: of two
+        lines the board shows, the one the hands were seen making."""
+        touched = self._touched_since_press
+        return sum(bool(touched & chess.BB_SQUARES[square]) for move in line
+                   for square in (move.from_square, move.to_square))
 
     def _only_in_hand(self, occupied: chess.Bitboard) -> bool:
         """The common lift, settled on occupancy alone: pieces of the game in the air, none put anywhere,
@@ -1093,6 +1102,7 @@ class Recognizer:
         self._late_promotion = False
         self._plies_at_press = 0  # the moves made before the last clock press, which confirmed them
         self._bounced_since_press: chess.Bitboard = 0  # squares that bounced since the last clock press
+        self._touched_since_press: chess.Bitboard = 0  # squares emptied since the last clock press
 
     def _rebase(self) -> None:
         """The board shows a known position: evidence starts afresh."""
