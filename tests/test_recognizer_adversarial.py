@@ -759,3 +759,16 @@ def test_of_two_lines_the_board_shows_the_catch_up_takes_the_one_the_hands_were_
         rook = [lift(victim, 8), place(victim, 8)]
         assert moves_made(fen, [*knight, *rook, press("black", 9)]) == ["Nxh7", san]
         assert moves_made(fen, [*knight, *rook]) == ["Nxh7", san]
+
+
+def test_a_promotion_button_after_a_capture_quicker_than_a_bounce_is_for_the_other_sides_promotion() -> None:
+    """Found failing (the fourth outside generator): Bxf2 with the victim off and the bishop down at once
+    reads as a touch until something tells; Black's promote_b came next, and made before the capture was
+    committed, it was spent on it, so that axb1 became a queen. A promotion press with the board showing
+    a capture made that is no promotion commits it: the press is the other side's."""
+    fen = "5k2/8/8/8/8/8/p2K1p2/1B4B1 w - - 0 1"
+    promotion = [press("promote_b", 5), lift("a2", 7), lift("b1", 9), place("b1", 9.3), press("black", 10)]
+    quick = [lift("g1", 1), lift("f2", 3), place("f2", 3)]
+    assert moves_made(fen, [*quick, *promotion]) == ["Bxf2", "axb1=B"]
+    plain = [lift("f2", 1), lift("g1", 2), place("f2", 3)]
+    assert moves_made(fen, [*plain, *promotion]) == ["Bxf2", "axb1=B"]

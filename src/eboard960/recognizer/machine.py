@@ -372,6 +372,10 @@ class Recognizer:
                 if self._verdict.move != last:
                     self._fire("rechoose")
                 return
+            if self._open is None and self.mode is Mode.PLAYING and (
+                latent := self._latent_capture(self._occupied, with_reply=False)
+            ) and not latent.promotion:
+                self._commit_latent(latent, reply_follows=False)  # made: the press is for the other side
             open_move = self._open
             spare = open_move is not None and bool(open_move.promotion) and (
                 self._promotion is not None or open_move.promotion == piece
