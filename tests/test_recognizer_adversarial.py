@@ -772,3 +772,15 @@ def test_a_promotion_button_after_a_capture_quicker_than_a_bounce_is_for_the_oth
     assert moves_made(fen, [*quick, *promotion]) == ["Bxf2", "axb1=B"]
     plain = [lift("f2", 1), lift("g1", 2), place("f2", 3)]
     assert moves_made(fen, [*plain, *promotion]) == ["Bxf2", "axb1=B"]
+
+
+def test_a_quick_capture_takes_the_piece_lifted_before_the_reply_began() -> None:
+    """Found failing (the fourth outside generator): Qxc1 quicker than a bounce, then White lifts its
+    queen and, with it in hand, touches the a1 knight, which the black queen could also have taken. The
+    capture read when the queen lands on f2 took the piece lifted last (a1); a piece first lifted once the
+    reply began is no victim of the move before it."""
+    fen = "7k/8/8/8/8/q7/7K/N1N1Q3 b - - 0 1"
+    events = [lift("a3", 1), lift("c1", 3), place("c1", 3), lift("e1", 4), lift("a1", 4.7), place("a1", 5.6),
+              place("f2", 7)]
+    assert moves_made(fen, [*events, press("white", 7.5)]) == ["Qxc1", "Qf2"]
+    assert moves_made(fen, events) == ["Qxc1", "Qf2"]

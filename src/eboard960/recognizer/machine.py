@@ -764,9 +764,15 @@ class Recognizer:
         origins = board.occupied & ~occupied & board.occupied_co[board.turn]
         if not victims or not origins:
             return None
-        pairs = [(to, frm) for to in reversed(segment.order) if victims & chess.BB_SQUARES[to]
+        order = segment.order
+        pairs = [(to, frm) for to in reversed(order) if victims & chess.BB_SQUARES[to]
                  for frm in chess.scan_forward(origins)]  # the victim lifted last is the likeliest,
-        pairs.sort(key=lambda pair: not segment.left_before(*pair))  # above all one lifted with frm empty
+        replying = board.occupied_co[not board.turn] & ~occupied  # the other side's pieces lifted since
+        began = min((order.index(square) for square in chess.scan_forward(replying) if square in order),
+                    default=len(order))
+        pairs.sort(key=lambda pair: (  # above all one lifted before the reply began, and with frm empty
+            order.index(pair[0]) > began, not segment.left_before(*pair)
+        ))
         for to, frm in pairs:
             moves = with_promotions(board, frm, to)
             if not moves:
