@@ -784,3 +784,17 @@ def test_a_quick_capture_takes_the_piece_lifted_before_the_reply_began() -> None
               place("f2", 7)]
     assert moves_made(fen, [*events, press("white", 7.5)]) == ["Qxc1", "Qf2"]
     assert moves_made(fen, events) == ["Qxc1", "Qf2"]
+
+
+def test_a_touched_victim_is_no_latent_capture_when_the_piece_leaves_much_later() -> None:
+    """Found failing (the fourth outside generator): Black touches White's d4 pawn, 6.4 s later lifts the
+    queen, touches the c6 rook and takes on d5. With d5 lifted it read as Qxd4 made placed first (the
+    pawn's lift and place) and the bishop taking c6 placed first. A piece that landed before its origin
+    emptied must leave within a hand movement; this one left long after."""
+    fen = "7k/8/2r5/3B4/3Pq3/7K/8/8 b - - 0 1"
+    touched = [lift("d4", 1), place("d4", 3.3), lift("e4", 9.7), lift("c6", 11.2), place("c6", 11.9),
+               lift("d5", 12.5), place("d5", 13)]
+    assert moves_made(fen, [*touched, press("black", 17), lift("h3", 18), place("h2", 19)]) == ["Qxd5", "Kh2"]
+    placed_first = [lift("d4", 1), place("d4", 1.3), lift("e4", 1.5), lift("c6", 3), place("c6", 3.5),
+                    lift("d5", 4)]
+    assert moves_made(fen, placed_first) == ["Qxd4", "Bxc6"]

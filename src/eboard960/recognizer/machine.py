@@ -114,6 +114,8 @@ class Recognizer:
         self._held: str | None = None  # "take_back" or "retract" of a capture, unless the next event
         # shows the other side's move placed before its lift (see `_decide_held`)
         self._last_lift: tuple[chess.Square, float, int, chess.Piece | None] | None = None
+        self._lifted_at: dict[chess.Square, float] = {}  # each square's last lift and place
+        self._placed_at: dict[chess.Square, float] = {}
         self._open_before_lift: chess.Move | None = None
         # the last promotion button: its piece, the event count then, and whether it is spare: pressed
         # while a promotion stood open whose piece a button had already chosen, it is for the next one
@@ -327,6 +329,7 @@ class Recognizer:
         lifted_piece = self._pieces.pop(square, None) or self._piece_expected(square)
         self._open_before_lift = self._open
         self._occupied &= ~bit
+        self._lifted_at[square] = self._t
         self._touched_since_press |= bit
         self._index += 1
         self._last_lift = (square, self._t, self._index, lifted_piece)
@@ -349,6 +352,7 @@ class Recognizer:
                 return  # a place on an occupied square: a sensor inconsistency, skipped
             self._lift(square)  # an identified piece replaced another: the victim left first
         self._occupied |= bit
+        self._placed_at[square] = self._t
         if piece is not None:
             self._pieces[square] = piece
         if self._is_bounce(square, piece, self._t):
@@ -782,13 +786,21 @@ class Recognizer:
                 continue
             after = board.copy(stack=False)
             after.push(move)
-            if with_reply and self._lifted_after(after.occupied & ~occupied, frm) and matching_moves(
-                after, occupied, segment, castling_shapes(after)
-            ):
+            if with_reply and self._lifted_after(after.occupied & ~occupied, frm) and not self._left_late(
+                to, frm
+            ) and matching_moves(after, occupied, segment, castling_shapes(after)):
                 return move
             if not with_reply and after.occupied == occupied:
                 return move
         return None
+
+    def _left_late(self, victim: chess.Square, origin: chess.Square) -> bool:
+        """Did the piece on `origin` leave it longer after a piece landed on `victim` (the victim lifted
+        while it stood) than a place reported before its lift allows? Then the victim was touched, and
+        the piece that left is moving on, not capturing."""
+        if self._segment.left_before(victim, origin):
+            return False
+        return self._lifted_at.get(origin, 0.0) - self._placed_at.get(victim, 0.0) > PLACED_FIRST_SECONDS
 
     def _lifted_after(self, squares: chess.Bitboard, origin: chess.Square) -> bool:
         """Were all `squares` last emptied after `origin`? A reply begins once the capture is done."""
