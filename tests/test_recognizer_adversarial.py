@@ -798,3 +798,18 @@ def test_a_touched_victim_is_no_latent_capture_when_the_piece_leaves_much_later(
     placed_first = [lift("d4", 1), place("d4", 1.3), lift("e4", 1.5), lift("c6", 3), place("c6", 3.5),
                     lift("d5", 4)]
     assert moves_made(fen, placed_first) == ["Qxd4", "Bxc6"]
+
+
+def test_a_set_up_after_a_mate_that_ends_with_an_extra_piece_taken_off() -> None:
+    """Found failing (the fifth outside generator): after a mate, a lift never settled, so a set-up whose
+    last step takes an extra piece off (the mating queen, another one already on d8) started no new game,
+    and the next game's first move was read as the set-up."""
+    recognizer = Recognizer(518)
+    mate = [lift("f2", 1), place("f3", 2), lift("e7", 3), place("e5", 4), lift("g2", 5), place("g4", 6),
+            lift("d8", 7), place("h4", 8)]
+    set_up = [lift("f3", 20), place("f2", 21), lift("g4", 22), place("g2", 23), lift("e5", 24),
+              place("e7", 25), place("d8", 26), lift("h4", 27)]
+    reports = [r for e in [*mate, *set_up, lift("e2", 40), place("e4", 41)] for r in recognizer.feed(e)]
+    reports += recognizer.finish()
+    assert [r.kind for r in reports] == ["move"] * 4 + ["game_over", "new_game", "move"]
+    assert recognizer.board.move_stack == [chess.Move.from_uci("e2e4")]

@@ -335,6 +335,7 @@ class Recognizer:
         self._last_lift = (square, self._t, self._index, lifted_piece)
         self._detect_rotation = False
         if self.mode is Mode.GAME_OVER:
+            self._settle(after_lift=True)  # a set-up for a new game may end with an extra piece taken off
             return
         self._segment.note_lift(square, self._occupied)
         if self._open is not None:
@@ -526,7 +527,7 @@ class Recognizer:
         occupied = self._occupied
         board = self._board
         if self.mode is Mode.GAME_OVER:
-            return Verdict("set_up") if occupied == START_OCCUPANCY and not after_lift else NOTHING
+            return Verdict("set_up") if occupied == START_OCCUPANCY else NOTHING
         if after_lift and self._open is None and self.mode is Mode.PLAYING and self._only_in_hand(occupied):
             return NOTHING
         moves = matching_moves(board, occupied, self._segment, self._shapes, self._open)
