@@ -55,6 +55,9 @@ BOUNCE_SECONDS = 0.25  # a lift and place of one square this close together is a
 # a place reported before its own lift comes from the board's scan order, or a slide: the samples' lifts
 # follow within 0.27 s; a lift later than this begins another hand movement
 PLACED_FIRST_SECONDS = 0.5
+# but a capture placed first may wait longer for its lift (a DGT sample: 0.58 s, 1.38 s where the board named
+# the capturer); on presence alone, a lift later than this makes the victim's lift and place a touch
+CAPTURE_PLACED_FIRST_SECONDS = 1.0
 
 
 class Verdict(NamedTuple):
@@ -531,6 +534,8 @@ class Recognizer:
         if after_lift and self._open is None and self.mode is Mode.PLAYING and self._only_in_hand(occupied):
             return NOTHING
         moves = matching_moves(board, occupied, self._segment, self._shapes, self._open)
+        if after_lift and moves:  # shown by a lift: a capture's piece landed first on its victim's square
+            moves = [move for move in moves if not self._left_late(move)]
         move = self._choose(board, moves) if moves else None
         if move is not None:
             if move == self._open and self.mode is not Mode.ILLEGAL:
@@ -788,20 +793,25 @@ class Recognizer:
             after = board.copy(stack=False)
             after.push(move)
             if with_reply and self._lifted_after(after.occupied & ~occupied, frm) and not self._left_late(
-                to, frm
+                move
             ) and matching_moves(after, occupied, segment, castling_shapes(after)):
                 return move
             if not with_reply and after.occupied == occupied:
                 return move
         return None
 
-    def _left_late(self, victim: chess.Square, origin: chess.Square) -> bool:
-        """Did the piece on `origin` leave it longer after a piece landed on `victim` (the victim lifted
-        while it stood) than a place reported before its lift allows? Then the victim was touched, and
-        the piece that left is moving on, not capturing."""
+    def _left_late(self, move: chess.Move) -> bool:
+        """Is `move` a capture whose piece left its square longer after a piece landed on the victim's
+        (the victim lifted while it stood) than a place reported before its lift allows? Then the victim
+        was touched, and the piece that left is moving on, not capturing; unless the board named the
+        piece that landed."""
+        victim, origin = move.to_square, move.from_square
+        if not self._board.is_capture(move) or victim in self._pieces:
+            return False
         if self._segment.left_before(victim, origin):
             return False
-        return self._lifted_at.get(origin, 0.0) - self._placed_at.get(victim, 0.0) > PLACED_FIRST_SECONDS
+        waited = self._lifted_at.get(origin, 0.0) - self._placed_at.get(victim, 0.0)
+        return waited > CAPTURE_PLACED_FIRST_SECONDS
 
     def _lifted_after(self, squares: chess.Bitboard, origin: chess.Square) -> bool:
         """Were all `squares` last emptied after `origin`? A reply begins once the capture is done."""
