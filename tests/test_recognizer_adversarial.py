@@ -825,3 +825,15 @@ def test_a_piece_touched_before_a_lift_long_after_is_no_capture_placed_first() -
               lift("b6", 7.3), place("b6", 9), lift("g6", 9.4), place("f8", 10.9), lift("f8", 11.3),
               place("f8", 12.7), lift("f2", 13.4), place("h3", 15.5)]
     assert moves_made(fen, [*events, press("white", 15.8)]) == ["Kxg4", "Nf8", "Nh3"]
+
+
+def test_a_slide_into_a_quick_capture_then_the_reply_placed_before_its_lift() -> None:
+    """Found failing (the fourth outside generator): the queen slides e3-f2-g1 taking the knight quicker
+    than a bounce, so Qf2 stays open with the queen in hand; White's d5 then shows before d4 empties. The
+    capture in hand was read only with nothing else on the board: the reply's square placed first, that
+    the piece lifted next can reach once the capture is made, may be there too."""
+    fen = "1k6/8/8/8/3P4/4q3/K7/6N1 b - - 0 1"
+    events = [lift("e3", 1), place("f2", 1.1), lift("f2", 1.3), lift("g1", 1.6), place("g1", 1.85),
+              place("d5", 4.4), lift("d4", 4.47)]
+    assert moves_made(fen, [*events, press("white", 5)]) == ["Qxg1", "d5"]
+    assert moves_made(fen, [*events, lift("b8", 6), place("a8", 7)]) == ["Qxg1", "d5", "Ka8"]

@@ -264,9 +264,10 @@ class Recognizer:
         if not in_hand or board.is_castling(move):
             return None
         captured = board.occupied & ~chess.BB_SQUARES[move.from_square]  # what any capture from there leaves
-        if occupied & ~captured:
-            return None
+        placed_first = occupied & ~captured  # the square of the reply that follows, placed before its lift
         reply_victim = captured & ~occupied  # one of the mover's pieces, lifted by the reply that follows
+        if placed_first and not (reply_follows and placed_first.bit_count() == 1 and not reply_victim):
+            return None
         if reply_victim and not (
             reply_follows and reply_victim.bit_count() == 1 and reply_victim & board.occupied_co[board.turn]
         ):
@@ -275,9 +276,17 @@ class Recognizer:
         for to in reversed(segment.order):
             if victims & chess.BB_SQUARES[to] and segment.bounced_while_empty(to, move.to_square):
                 moves = with_promotions(board, move.from_square, to)
-                if moves and (capture := self._choose(board, moves)) is not None:
+                if moves and (capture := self._choose(board, moves)) is not None and (
+                    not placed_first or self._lands_after(capture, chess.lsb(placed_first))
+                ):
                     return capture
         return None
+
+    def _lands_after(self, move: chess.Move, square: chess.Square) -> bool:
+        """Can the other side's piece just lifted go to `square` once `move` is made?"""
+        after = self._board.copy(stack=False)
+        after.push(move)
+        return bool(with_promotions(after, self._last_lift[0], square))
 
     def _captures_instead(self, event: SquareEvent | None) -> bool:
         """Is `event` the open move's piece, picked up again, landing on the square of the other side's
