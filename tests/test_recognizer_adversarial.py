@@ -837,3 +837,13 @@ def test_a_slide_into_a_quick_capture_then_the_reply_placed_before_its_lift() ->
               place("d5", 4.4), lift("d4", 4.47)]
     assert moves_made(fen, [*events, press("white", 5)]) == ["Qxg1", "d5"]
     assert moves_made(fen, [*events, lift("b8", 6), place("a8", 7)]) == ["Qxg1", "d5", "Ka8"]
+
+
+def test_a_quick_capture_then_a_reply_that_lands_where_the_capturer_stood() -> None:
+    """Found failing (the fourth outside generator): Bd4xe5 quicker than a bounce and no clock, then White's
+    queen goes d3-d4, onto the square the bishop left. The capture read from the reply looked for its
+    origin among the empty squares only."""
+    fen = "5k2/8/8/4P3/3b4/3Q4/8/4K3 b - - 0 1"
+    events = [lift("d4", 1), lift("e5", 1.85), place("e5", 2.08), lift("d3", 3.4), place("d4", 5.9),
+              lift("f8", 7), place("g8", 8)]
+    assert moves_made(fen, events) == ["Bxe5", "Qd4", "Kg8"]

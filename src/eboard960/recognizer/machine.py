@@ -780,7 +780,10 @@ class Recognizer:
         """
         board, segment = self._board, self._segment
         victims = segment.ever & occupied & board.occupied_co[not board.turn]
-        origins = board.occupied & ~occupied & board.occupied_co[board.turn]
+        ours = board.occupied_co[board.turn]
+        origins = board.occupied & ~occupied & ours
+        if with_reply:
+            origins |= ours & segment.lifted & occupied  # the reply may land where the capturer stood
         if not victims or not origins:
             return None
         order = segment.order
