@@ -847,3 +847,13 @@ def test_a_quick_capture_then_a_reply_that_lands_where_the_capturer_stood() -> N
     events = [lift("d4", 1), lift("e5", 1.85), place("e5", 2.08), lift("d3", 3.4), place("d4", 5.9),
               lift("f8", 7), place("g8", 8)]
     assert moves_made(fen, events) == ["Bxe5", "Qd4", "Kg8"]
+
+
+def test_two_quick_captures_in_a_row_then_moves_on() -> None:
+    """Found failing (the fourth outside generator): exf3 and then axb6, each quicker than a bounce, and no
+    clock; the first was read only with a reply the board showed complete, so both pawns stayed in hand and
+    the game was lost from there. A reply that is itself such a capture under way reads the first."""
+    fen = "4k3/8/1n6/P4r2/4p3/5N2/8/6K1 b - - 0 1"
+    events = [lift("e4", 1), lift("f3", 1.8), place("f3", 1.8), lift("a5", 4.1), lift("b6", 6.2),
+              place("b6", 6.2), lift("f5", 7.8), place("c5", 9.7), lift("g1", 11), place("h1", 12)]
+    assert moves_made(fen, events) == ["exf3", "axb6", "Rc5", "Kh1"]

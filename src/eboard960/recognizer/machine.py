@@ -806,11 +806,27 @@ class Recognizer:
             after.push(move)
             if with_reply and self._lifted_after(after.occupied & ~occupied, frm) and not self._left_late(
                 move
-            ) and matching_moves(after, occupied, segment, castling_shapes(after)):
+            ) and (matching_moves(after, occupied, segment, castling_shapes(after)) or self._quick_reply(
+                after, occupied
+            )):
                 return move
             if not with_reply and after.occupied == occupied:
                 return move
         return None
+
+    def _quick_reply(self, after: chess.Board, occupied: chess.Bitboard) -> bool:
+        """Is `occupied` a capture from `after` quicker than a bounce under way: one piece of the side to
+        move off the board, and a piece it could take bounced while it was in hand?"""
+        vacated = after.occupied & ~occupied
+        if vacated.bit_count() != 1 or occupied & ~after.occupied:
+            return False
+        if not vacated & after.occupied_co[after.turn]:
+            return False
+        origin, segment = chess.lsb(vacated), self._segment
+        return any(
+            segment.bounced_while_empty(victim, origin) and with_promotions(after, origin, victim)
+            for victim in segment.bounced if after.occupied_co[not after.turn] & chess.BB_SQUARES[victim]
+        )
 
     def _left_late(self, move: chess.Move) -> bool:
         """Is `move` a capture whose piece left its square longer after a piece landed on the victim's
@@ -843,8 +859,13 @@ class Recognizer:
         segment = self._segment
         self._make(move)
         if reply_follows:
-            segment.ever &= segment.lifted
-            segment.order = [square for square in segment.order if segment.lifted & chess.BB_SQUARES[square]]
+            kept = segment.lifted  # and a victim of the reply, bounced with its piece in hand
+            replying = self._board.occupied & ~self._occupied
+            for square, empty in segment.bounced.items():
+                if empty & replying:
+                    kept |= chess.BB_SQUARES[square]
+            segment.ever &= kept
+            segment.order = [square for square in segment.order if kept & chess.BB_SQUARES[square]]
             self._segment = segment
         else:
             self._rebase()
