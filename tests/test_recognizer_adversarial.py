@@ -857,3 +857,15 @@ def test_two_quick_captures_in_a_row_then_moves_on() -> None:
     events = [lift("e4", 1), lift("f3", 1.8), place("f3", 1.8), lift("a5", 4.1), lift("b6", 6.2),
               place("b6", 6.2), lift("f5", 7.8), place("c5", 9.7), lift("g1", 11), place("h1", 12)]
     assert moves_made(fen, events) == ["exf3", "axb6", "Rc5", "Kh1"]
+
+
+def test_en_passant_placed_first_with_a_late_lift_is_no_touch() -> None:
+    """Found failing (the third outside generator, at a first version of the late-lift rule): en passant
+    with the pawn shown on d6, the victim off, and the pawn's lift 1.6 s after it landed. The rule that
+    reads a late lift as a touch of the victim's square does not apply: the pawn lands on an empty one."""
+    fen = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1"
+    events = [place("d6", 1), lift("d5", 1.3), lift("e5", 2.6), press("white", 3.6), lift("e8", 4.6),
+              place("f7", 5.5)]
+    recognizer = Recognizer(chess.Board(fen, chess960=True))
+    assert [report.kind for event in events for report in recognizer.feed(event)] == ["move"]  # no illegal
+    assert moves_made(fen, events) == ["exd6", "Kf7"]

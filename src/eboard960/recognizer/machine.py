@@ -834,7 +834,8 @@ class Recognizer:
         was touched, and the piece that left is moving on, not capturing; unless the board named the
         piece that landed."""
         victim, origin = move.to_square, move.from_square
-        if not self._board.is_capture(move) or victim in self._pieces:
+        board = self._board
+        if not board.is_capture(move) or board.is_en_passant(move) or victim in self._pieces:
             return False
         if self._segment.left_before(victim, origin):
             return False
