@@ -193,16 +193,16 @@ def successors(
             for move in list(board.generate_legal_moves(from_mask=mask)):
                 board.push(move)
                 if board.occupied == occupied and all(board.piece_at(s) == p for s, p in pieces.items()):
+                    if rank is None:
+                        for _ in range(len(line) + 1):
+                            board.pop()
+                        return [*line, move]
                     found.append([*line, move])
                 board.pop()
                 next_frontier.append([*line, move])
-                if found and rank is None:
-                    break
             for _ in line:
                 board.pop()
-            if found and rank is None:
-                break
         if found:
-            return max(found, key=rank) if rank is not None else found[0]
+            return max(found, key=rank)
         frontier = next_frontier
     return None
