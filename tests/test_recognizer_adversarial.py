@@ -869,3 +869,15 @@ def test_en_passant_placed_first_with_a_late_lift_is_no_touch() -> None:
     recognizer = Recognizer(chess.Board(fen, chess960=True))
     assert [report.kind for event in events for report in recognizer.feed(event)] == ["move"]  # no illegal
     assert moves_made(fen, events) == ["exd6", "Kf7"]
+
+
+def test_a_quick_capture_misread_by_a_slide_placed_first_is_redone_over_invented_moves() -> None:
+    """Found failing (the fourth outside generator): Bxa7 quicker than a bounce, then Black's rook slides
+    f5-e5-d5-c5 showing each square before the last empties; e5 read as the bishop landing there (Be5).
+    At Black's clock the board showed three invented moves from Be5 (Rh5, Bxg7, Rc5) and, from before it,
+    Bxa7 and Rc5+: the line whose squares the hands emptied wins."""
+    fen = "3n3b/r1p3n1/4k3/p4r2/P2Bpp1P/1N3P2/Q7/1NK1R3 w - - 2 30"
+    events = [lift("d4", 1), lift("a7", 1.8), place("a7", 1.8), place("e5", 3.5), lift("f5", 3.6),
+              lift("e5", 3.9), place("d5", 4), place("c5", 4.2), lift("d5", 4.25), press("black", 6),
+              lift("c5", 8.8), lift("a7", 10), place("c5", 12)]
+    assert moves_made(fen, events) == ["Bxa7", "Rc5+", "Bxc5"]

@@ -610,8 +610,8 @@ class Recognizer:
         The last move, if made since the last press, may have been misread: the other side's move placed
         before its lift, read as a change of mind or as the capturer landing. It is taken back for a line
         from the position before it that begins with the open move it replaced (fewer moves never seen
-        than any line from the board), or, failing a line from the board, with a capture quicker than a
-        bounce."""
+        than any line from the board), or with a capture quicker than a bounce, unless a line from the
+        board has more of its squares emptied by the hands since the last press."""
         if self._open is not None or self.mode not in (Mode.PLAYING, Mode.ILLEGAL) or (
             self._occupied == self._board.occupied
         ):
@@ -621,7 +621,9 @@ class Recognizer:
         line = redo[1] if redo is not None and redo[1][0] in self._replaced else None
         if line is None:
             line = self._line_to_board(self._board, (2, 3) if presser is None else (3,) if movers else (2,))
-            if line is None and redo is not None and self._quick_capture(*redo):
+            if redo is not None and self._quick_capture(*redo) and (
+                line is None or self._touched(redo[1]) > self._touched(line)
+            ):
                 line = redo[1]
         if redo is not None and line is redo[1]:
             self._fire("take_back")
