@@ -85,6 +85,13 @@ def castling_evidence(shape: CastlingShape, segment: Segment, shown: chess.Move 
     return True
 
 
+def after_move(board: chess.Board, move: chess.Move) -> chess.Board:
+    """The position once `move` is made, `board` left as it is."""
+    after = board.copy(stack=False)
+    after.push(move)
+    return after
+
+
 def with_promotions(board: chess.Board, frm: chess.Square, to: chess.Square) -> list[chess.Move]:
     piece = board.piece_type_at(frm)
     if piece == chess.PAWN and chess.BB_SQUARES[to] & chess.BB_BACKRANKS:

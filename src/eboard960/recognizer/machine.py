@@ -24,6 +24,7 @@ from eboard960.recognizer.evidence import Segment
 from eboard960.recognizer.explain import (
     START_OCCUPANCY,
     CastlingShape,
+    after_move,
     castling_shapes,
     is_partial,
     matching_moves,
@@ -284,9 +285,7 @@ class Recognizer:
 
     def _lands_after(self, move: chess.Move, square: chess.Square) -> bool:
         """Can the other side's piece just lifted go to `square` once `move` is made?"""
-        after = self._board.copy(stack=False)
-        after.push(move)
-        return bool(with_promotions(after, self._last_lift[0], square))
+        return bool(with_promotions(after_move(self._board, move), self._last_lift[0], square))
 
     def _captures_instead(self, event: SquareEvent | None) -> bool:
         """Is `event` the open move's piece, picked up again, landing on the square of the other side's
@@ -660,9 +659,7 @@ class Recognizer:
             for shape in castling_shapes(board):
                 halves = ((shape.king_from, shape.king_to), (shape.rook_from, shape.rook_to))
                 if shape.after == occupied and (last.from_square, last.to_square) in halves:
-                    castled = board.copy(stack=False)
-                    castled.push(shape.move)
-                    return shape.move if self._agrees(castled, self._pieces) else None
+                    return shape.move if self._agrees(after_move(board, shape.move), self._pieces) else None
             return None
         finally:
             board.push(last)
@@ -765,8 +762,7 @@ class Recognizer:
                 self._segment.left_before(move.to_square, move.from_square)  # with the capturer in hand
             ):
                 continue  # the victim was only touched
-            after = self._board.copy(stack=False)
-            after.push(move)
+            after = after_move(self._board, move)
             replies = matching_moves(after, self._occupied, segment, castling_shapes(after))
             if replies and self._choose(after, replies) is not None:  # and the pieces reported agree
                 self._open_kind = "show_move"
@@ -804,8 +800,7 @@ class Recognizer:
             move = self._choose(board, moves)
             if move is None:
                 continue
-            after = board.copy(stack=False)
-            after.push(move)
+            after = after_move(board, move)
             if with_reply and self._lifted_after(after.occupied & ~occupied, frm) and not self._left_late(
                 move
             ) and (matching_moves(after, occupied, segment, castling_shapes(after)) or self._quick_reply(
@@ -1046,8 +1041,7 @@ class Recognizer:
     def _after(self) -> chess.Board:
         """The game with the open move played, built only when something needs more than occupancy."""
         if self._after_open is None:
-            self._after_open = self._board.copy(stack=False)
-            self._after_open.push(self._open)
+            self._after_open = after_move(self._board, self._open)
         return self._after_open
 
     def _piece_after_open(self, square: chess.Square) -> chess.Piece | None:
