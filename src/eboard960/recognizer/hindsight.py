@@ -1,0 +1,347 @@
+"""Moves read from what followed them, where the events as they came read otherwise.
+
+A hand can be quicker than the sensors: a victim swept off and the capturer
+set down within a bounce, a capture's piece landing before its origin empties,
+the other side's move shown before its lift. On presence alone such events
+first look like a touch, a bounce or a change of mind; what comes next (the
+other side's reply, a clock press, the end of input) tells. `Hindsight` holds
+those second readings; `Recognizer` (machine.py) owns the state they read and
+the table they fire.
+"""
+
+from __future__ import annotations
+
+import chess
+
+from eboard960.events import PieceLifted, PiecePlaced, SquareEvent
+from eboard960.recognizer.evidence import Segment
+from eboard960.recognizer.explain import (
+    after_move,
+    castling_shapes,
+    matching_moves,
+    successors,
+    with_promotions,
+)
+from eboard960.recognizer.table import Mode
+
+# a place reported before its own lift comes from the board's scan order, or a slide: the samples' lifts
+# follow within 0.27 s; a lift later than this begins another hand movement
+PLACED_FIRST_SECONDS = 0.5
+# but a capture placed first may wait longer for its lift (a DGT sample: 0.58 s, 1.38 s where the board named
+# the capturer); on presence alone, a lift later than this makes the victim's lift and place a touch
+CAPTURE_PLACED_FIRST_SECONDS = 1.0
+
+
+class Hindsight:
+    """The second readings of `Recognizer`, a part of it kept apart: it reads the recognizer's state
+    (declared here) and fires through its table (`_fire`, `_make`, `_set_open`)."""
+
+    mode: Mode
+    _t: float
+    _board: chess.Board  # the committed moves
+    _occupied: chess.Bitboard  # what the sensors show
+    _pieces: dict[chess.Square, chess.Piece]  # pieces the board identified
+    _open: chess.Move | None
+    _open_kind: str | None
+    _open_at: float
+    _alternatives: list[tuple[chess.Move, Segment]]
+    _replaced: tuple[chess.Move, ...]
+    _segment: Segment
+    _segment_open: Segment
+    _last_lift: tuple[chess.Square, float, int, chess.Piece | None] | None
+    _lifted_at: dict[chess.Square, float]
+    _placed_at: dict[chess.Square, float]
+    _held: str | None
+    _plies_at_press: int
+    _bounced_since_press: chess.Bitboard
+    _touched_since_press: chess.Bitboard
+
+    # -------------------------------- the other side began: the open move, an earlier one, or a capture
+
+    def _take_alternative(self, event: SquareEvent | None) -> None:
+        """The other side began (`event` came next): prefer an earlier open move that its complete reply
+        explains, unless `event` lands the reply to the open move as it stands. A capture replaced because
+        its victim stood, touched with the capturer in hand, stays replaced if the reply's first lift came too
+        late to end a move placed first, and the reply goes on on the board (not with a clock press)."""
+        landed = self._occupied
+        if isinstance(event, PiecePlaced):
+            landed |= chess.BB_SQUARES[self._map(event.square)]
+        if not self._alternatives or any(
+            matching_moves(self._after(), occupied, self._segment_open, self._shapes_open())
+            for occupied in {self._occupied, landed}
+        ):
+            return
+        late = self._t - self._open_at > PLACED_FIRST_SECONDS
+        under_way = late and isinstance(event, PiecePlaced | PieceLifted)
+        for move, segment in reversed(self._alternatives):
+            if under_way and self._only_touched(move, self._open) and (
+                self._segment.left_before(move.to_square, move.from_square)  # with the capturer in hand
+            ):
+                continue  # the victim was only touched
+            after = after_move(self._board, move)
+            replies = matching_moves(after, self._occupied, segment, castling_shapes(after))
+            if replies and self._choose(after, replies) is not None:  # and the pieces reported agree
+                self._open_kind = "show_move"
+                self._set_open(move)
+                self._segment_open = segment
+                return
+
+    def _captures_instead(self, event: SquareEvent | None) -> bool:
+        """Is `event` the open move's piece, picked up again, landing on the square of the other side's
+        piece just lifted: a change of mind or a slide into a capture, not the other side's move?"""
+        move, board = self._open, self._board
+        if not isinstance(event, PiecePlaced) or board.is_castling(move) or self._last_lift is None:
+            return False
+        square, target = self._map(event.square), chess.BB_SQUARES[move.to_square]
+        in_hand = bool(self._segment_open.lifted & target) and not self._occupied & target
+        ours = event.piece is None or event.piece.color == board.turn
+        lifted_there = square == self._last_lift[0]
+        return in_hand and ours and lifted_there and bool(with_promotions(board, move.from_square, square))
+
+    def _commit_open(self, occupied: chess.Bitboard, reply_follows: bool) -> None:
+        """Make the open move final, unless its piece is in hand again and `occupied` (the board before
+        the other side began) shows a capture from its origin instead."""
+        capture = self._capture_in_hand(occupied, reply_follows)
+        if capture is None:
+            self._fire("commit")
+            return
+        self._fire("retract")
+        self._commit_latent(capture, reply_follows)
+
+    def _capture_in_hand(self, occupied: chess.Bitboard, reply_follows: bool) -> chess.Move | None:
+        """A slide or a change of mind into a capture whose victim was swept off quicker than a bounce:
+        the open move's piece was picked up again and never landed, and with it in hand a piece it could
+        take from its origin was lifted and put back, so that `occupied` is that capture made (but for one
+        of the mover's pieces already lifted as the victim of the reply that follows)."""
+        move, board, segment = self._open, self._board, self._segment_open
+        target = chess.BB_SQUARES[move.to_square]
+        in_hand = segment.lifted & target and not occupied & target  # picked up again, never put back
+        if not in_hand or board.is_castling(move):
+            return None
+        captured = board.occupied & ~chess.BB_SQUARES[move.from_square]  # what any capture from there leaves
+        placed_first = occupied & ~captured  # the square of the reply that follows, placed before its lift
+        reply_victim = captured & ~occupied  # one of the mover's pieces, lifted by the reply that follows
+        if placed_first and not (reply_follows and placed_first.bit_count() == 1 and not reply_victim):
+            return None
+        if reply_victim and not (
+            reply_follows and reply_victim.bit_count() == 1 and reply_victim & board.occupied_co[board.turn]
+        ):
+            return None
+        victims = occupied & board.occupied_co[not board.turn]  # one may be lifted by the reply by now
+        for to in reversed(segment.order):
+            if victims & chess.BB_SQUARES[to] and segment.bounced_while_empty(to, move.to_square):
+                moves = with_promotions(board, move.from_square, to)
+                if moves and (capture := self._choose(board, moves)) is not None and (
+                    not placed_first or self._lands_after(capture, chess.lsb(placed_first))
+                ):
+                    return capture
+        return None
+
+    def _lands_after(self, move: chess.Move, square: chess.Square) -> bool:
+        """Can the other side's piece just lifted go to `square` once `move` is made?"""
+        return bool(with_promotions(after_move(self._board, move), self._last_lift[0], square))
+
+    # -------------------------------- a capture undone, or the next move placed first
+
+    def _decide_held(self, event: SquareEvent | None) -> None:
+        """A capture undone victim first (taken back, or retracted while open) ends with its piece put
+        back on its origin, which is also how the other side's next move looks when a board reports its
+        place before its lift: the undoing stands unless this event lifts, soon enough, a piece that can
+        go to that square (and is not told apart by the piece the board reported there)."""
+        trigger, self._held = self._held, None
+        if trigger == "take_back":
+            position, origin = self._board, self._board.peek().from_square
+        else:
+            position, origin = self._after(), self._open.from_square
+        if isinstance(event, PieceLifted) and event.t - self._t <= PLACED_FIRST_SECONDS:
+            square = self._map(event.square)
+            same_piece = self._pieces.get(origin) in (None, position.piece_at(square))
+            lifted = self._occupied & chess.BB_SQUARES[square]
+            if same_piece and lifted and with_promotions(position, square, origin):
+                return  # the next move, placed first: the lift completes it
+        if trigger == "take_back":
+            self._fire("take_back")
+        else:
+            self._back_to_the_game()
+
+    # -------------------------------- latent captures: the piece landed before its origin emptied
+
+    def _latent_capture(self, occupied: chess.Bitboard, with_reply: bool) -> chess.Move | None:
+        """A capture whose piece landed before its origin emptied, so that the board looked touched.
+
+        Presence sensors show "lift victim, place, lift capturer" as a touch and a lift; only
+        what follows tells: the other side's complete reply, or the mover's clock, or the end.
+        """
+        board, segment = self._board, self._segment
+        victims = segment.ever & occupied & board.occupied_co[not board.turn]
+        ours = board.occupied_co[board.turn]
+        origins = board.occupied & ~occupied & ours
+        if with_reply:
+            origins |= ours & segment.lifted & occupied  # the reply may land where the capturer stood
+        if not victims or not origins:
+            return None
+        order = segment.order
+        pairs = [(to, frm) for to in reversed(order) if victims & chess.BB_SQUARES[to]
+                 for frm in chess.scan_forward(origins)]  # the victim lifted last is the likeliest,
+        replying = board.occupied_co[not board.turn] & ~occupied  # the other side's pieces lifted since
+        began = min((order.index(square) for square in chess.scan_forward(replying) if square in order),
+                    default=len(order))
+        pairs.sort(key=lambda pair: (  # above all one lifted before the reply began, and with frm empty
+            order.index(pair[0]) > began, not segment.left_before(*pair)
+        ))
+        for to, frm in pairs:
+            moves = with_promotions(board, frm, to)
+            if not moves:
+                continue
+            move = self._choose(board, moves)
+            if move is None:
+                continue
+            after = after_move(board, move)
+            if with_reply and self._lifted_after(after.occupied & ~occupied, frm) and not self._left_late(
+                move
+            ) and (matching_moves(after, occupied, segment, castling_shapes(after)) or self._quick_reply(
+                after, occupied
+            )):
+                return move
+            if not with_reply and after.occupied == occupied:
+                return move
+        return None
+
+    def _quick_reply(self, after: chess.Board, occupied: chess.Bitboard) -> bool:
+        """Is `occupied` a capture from `after` quicker than a bounce under way: one piece of the side to
+        move off the board, and a piece it could take bounced while it was in hand?"""
+        vacated = after.occupied & ~occupied
+        if vacated.bit_count() != 1 or occupied & ~after.occupied:
+            return False
+        if not vacated & after.occupied_co[after.turn]:
+            return False
+        origin, segment = chess.lsb(vacated), self._segment
+        return any(
+            segment.bounced_while_empty(victim, origin) and with_promotions(after, origin, victim)
+            for victim in segment.bounced if after.occupied_co[not after.turn] & chess.BB_SQUARES[victim]
+        )
+
+    def _left_late(self, move: chess.Move) -> bool:
+        """Is `move` a capture whose piece left its square longer after a piece landed on the victim's
+        (the victim lifted while it stood) than a place reported before its lift allows? Then the victim
+        was touched, and the piece that left is moving on, not capturing; unless the board named the
+        piece that landed."""
+        victim, origin = move.to_square, move.from_square
+        board = self._board
+        if not board.is_capture(move) or board.is_en_passant(move) or victim in self._pieces:
+            return False
+        if self._segment.left_before(victim, origin):
+            return False
+        waited = self._lifted_at.get(origin, 0.0) - self._placed_at.get(victim, 0.0)
+        return waited > CAPTURE_PLACED_FIRST_SECONDS
+
+    def _lifted_after(self, squares: chess.Bitboard, origin: chess.Square) -> bool:
+        """Were all `squares` last emptied after `origin`? A reply begins once the capture is done."""
+        order = self._segment.order
+        start = order.index(origin) if origin in order else len(order)
+        return all(square in order[start + 1:] for square in chess.scan_forward(squares))
+
+    def _commit_latent(self, move: chess.Move, reply_follows: bool) -> None:
+        """Commit a latent capture; with the reply already on the board, keep the lifts since as its
+        evidence, else start afresh from the position after the capture."""
+        segment = self._segment
+        self._make(move)
+        if reply_follows:
+            kept = segment.lifted  # and a victim of the reply, bounced with its piece in hand
+            replying = self._board.occupied & ~self._occupied
+            for square, empty in segment.bounced.items():
+                if empty & replying:
+                    kept |= chess.BB_SQUARES[square]
+            segment.ever &= kept
+            segment.order = [square for square in segment.order if kept & chess.BB_SQUARES[square]]
+            self._segment = segment
+        else:
+            self._rebase()
+
+    # -------------------------------- catching up: moves the board shows and the events never did
+
+    def _catch_up(self, presser: chess.Color | None) -> None:
+        """At a clock press with nothing seen to commit, or the end of input (no `presser`): if the board
+        shows the game some legal moves on, where no move was seen (events read as something else, a
+        takeback or a bounce, or never sent), they are made, the presser's last.
+
+        The last move, if made since the last press, may have been misread: the other side's move placed
+        before its lift, read as a change of mind or as the capturer landing. It is taken back for a line
+        from the position before it that begins with the open move it replaced (fewer moves never seen
+        than any line from the board), or with a capture quicker than a bounce, unless a line from the
+        board has more of its squares emptied by the hands since the last press."""
+        if self._open is not None or self.mode not in (Mode.PLAYING, Mode.ILLEGAL) or (
+            self._occupied == self._board.occupied
+        ):
+            return
+        movers = presser == self._board.turn
+        redo = self._redo_last((2, 3) if presser is None else (2,) if movers else (3,))
+        line = redo[1] if redo is not None and redo[1][0] in self._replaced else None
+        if line is None:
+            line = self._line_to_board(self._board, (2, 3) if presser is None else (3,) if movers else (2,))
+            if redo is not None and self._quick_capture(*redo) and (
+                line is None or self._touched(redo[1]) > self._touched(line)
+            ):
+                line = redo[1]
+        if redo is not None and line is redo[1]:
+            self._fire("take_back")
+        for move in line or ():
+            if self.mode is Mode.GAME_OVER:
+                return  # the first move ended the game (insufficient material, the 75-move rule)
+            if move.promotion:
+                choices = with_promotions(self._board, move.from_square, move.to_square)
+                move = self._choose(self._board, choices) or move
+            if not self._board.is_legal(move):
+                return  # the second move needed the promoted piece found, not the one chosen
+            self._make(move)
+            self._rebase()
+
+    def _redo_last(self, plies: tuple[int, ...]) -> tuple[chess.Board, list[chess.Move]] | None:
+        """The position before the last move, if made since the last press, and a line from it that the
+        board shows and that does not begin with that move."""
+        if len(self._board.move_stack) <= self._plies_at_press:
+            return None
+        before = self._board.copy()
+        last = before.pop()
+        line = self._line_to_board(before, plies)
+        return None if line is None or line[0] == last else (before, line)
+
+    def _line_to_board(self, board: chess.Board, plies: tuple[int, ...]) -> list[chess.Move] | None:
+        """The legal moves from `board`, as many as `plies` allows, after which it reads as the board does."""
+        taken = board.occupied.bit_count() - self._occupied.bit_count()  # a move takes one at most
+        if not 0 <= taken <= max(plies):
+            return None
+        line = successors(board, self._occupied, self._pieces, depth=2, rank=self._touched)
+        if line is None and 3 in plies:
+            line = successors(board, self._occupied, self._pieces, depth=3, narrow=True, rank=self._touched)
+        return line if line and len(line) in plies else None
+
+    def _touched(self, line: list[chess.Move]) -> int:
+        """How many of the squares `line` moves from and to were emptied since the last clock press: of two
+        lines the board shows, the one the hands were seen making."""
+        touched = self._touched_since_press
+        return sum(bool(touched & chess.BB_SQUARES[square]) for move in line
+                   for square in (move.from_square, move.to_square))
+
+    def _quick_capture(self, board: chess.Board, line: list[chess.Move]) -> bool:
+        """Does `line` begin with a capture whose victim bounced since the last clock press: taken quicker
+        than a bounce, which is how a move comes to be misread?"""
+        move = line[0]
+        return board.is_capture(move) and bool(self._bounced_since_press & chess.BB_SQUARES[move.to_square])
+
+    def _castling_completed(self, occupied: chess.Bitboard) -> chess.Move | None:
+        """The castling the board shows made instead of the last move, its king's or rook's half: that half
+        was also an ordinary move, and a touch of the other side's piece made it final before the partner
+        moved. Not once the mover's clock confirmed the half alone."""
+        board = self._board
+        if len(board.move_stack) <= self._plies_at_press:
+            return None
+        last = board.pop()
+        try:
+            for shape in castling_shapes(board):
+                halves = ((shape.king_from, shape.king_to), (shape.rook_from, shape.rook_to))
+                if shape.after == occupied and (last.from_square, last.to_square) in halves:
+                    return shape.move if self._agrees(after_move(board, shape.move), self._pieces) else None
+            return None
+        finally:
+            board.push(last)
