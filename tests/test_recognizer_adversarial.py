@@ -467,20 +467,31 @@ def moves_made(fen: str, events: list) -> list[str]:
 
 
 PAWN_ON_F2 = "3r3k/2P5/8/8/8/8/K4p2/4R3 b - - 0 1"
+LONE_PAWN_ON_F2 = "3r3k/8/8/8/8/8/K4p2/4R3 b - - 0 1"
 
 
 def test_a_promotion_button_after_the_movers_clock_chooses_the_piece_until_the_other_side_begins() -> None:
     """Found failing: the spec lets a promotion button choose the piece up to the other side's first event,
     and the mover's clock press is the mover's own; a press after it was kept for the next promotion."""
     black = [lift("e1", 1), lift("f2", 2), place("e1", 3), press("black", 4)]
-    white = [lift("d8", 6), lift("c7", 7), place("d8", 8), press("white", 9)]
-    recognizer = Recognizer(chess.Board(PAWN_ON_F2, chess960=True))
+    white = [lift("a2", 6), place("b3", 7), press("white", 8)]
+    recognizer = Recognizer(chess.Board(LONE_PAWN_ON_F2, chess960=True))
     reports = [r for e in [*black, press("promote_n", 5)] for r in recognizer.feed(e)]
     assert [(r.kind, r.san) for r in reports] == [("move", "fxe1=Q"), ("takeback", "fxe1=Q"),
                                                   ("move", "fxe1=N")]
-    assert moves_made(PAWN_ON_F2, [*black, press("promote_r", 5), press("promote_n", 5.5), *white]) == [
-        "fxe1=N", "cxd8=Q+"]
+    assert moves_made(LONE_PAWN_ON_F2, [*black, press("promote_r", 5), press("promote_n", 5.5), *white]) == [
+        "fxe1=N", "Kb3"]
     too_late = [*black, white[0], press("promote_n", 6.5), *white[1:]]  # White's first event came first
+    assert moves_made(LONE_PAWN_ON_F2, too_late) == ["fxe1=Q", "Kb3"]
+
+
+def test_a_promotion_button_after_the_movers_clock_is_the_other_sides_when_it_may_promote() -> None:
+    """Found failing (the sixth corpus): bxa8, White's clock, promote_n, then Black's gxh1 read as bxa8=N and
+    gxh1=Q. The side to move that may promote presses for its own promotion: the press is its first event."""
+    black = [lift("e1", 1), lift("f2", 2), place("e1", 3), press("black", 4)]
+    white = [lift("d8", 6), lift("c7", 7), place("d8", 8), press("white", 9)]
+    assert moves_made(PAWN_ON_F2, [*black, press("promote_n", 5), *white]) == ["fxe1=Q", "cxd8=N"]
+    too_late = [*black, white[0], press("promote_n", 6.5), *white[1:]]
     assert moves_made(PAWN_ON_F2, too_late) == ["fxe1=Q", "cxd8=N"]
     chosen = [press("promote_b", 0.5), *black, press("promote_n", 5), *white]  # a second choice is White's
     assert moves_made(PAWN_ON_F2, chosen) == ["fxe1=B", "cxd8=N"]

@@ -461,9 +461,9 @@ def promotion_buttons(rng: random.Random, move: chess.Move, ctx: Context, acts: 
         tags.append(f"promotion:{chess.piece_symbol(move.promotion)}:no_button")
         return
     button = PROMOTE_BUTTON[move.promotion]
-    # Before the lift only right after a move that is no promotion: up to this side's first event, a
-    # button still chooses the piece of the opponent's promotion, even after its clock press.
-    before = rng.random() < PROBS["button_before_lift"] and not ctx.prev_promotion
+    # Before the lift, unless right after the opponent's promotion with no clock press: a button then
+    # still chooses the piece of that promotion, which is open until this side's first event.
+    before = rng.random() < PROBS["button_before_lift"] and not (ctx.prev_promotion and ctx.prev_open)
     if before:
         acts.insert(0, Act("button", think(rng), text=button))
         first = acts[1]

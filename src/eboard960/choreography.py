@@ -224,7 +224,6 @@ def human_game(board: chess.Board, moves: Iterable[chess.Move], rng: random.Rand
         events.append(dataclasses.replace(event, t=round(t, 3)))
 
     open_promotion = False  # a button pressed while a promotion is open would choose its piece
-    default_promotion = False  # the last move promoted to a queen with no button
     for move in _with_takebacks(board, moves, rng, takeback_rate):
         if move is None:  # the last move is taken back
             last = board.pop()
@@ -234,9 +233,7 @@ def human_game(board: chess.Board, moves: Iterable[chess.Move], rng: random.Rand
         steps = human_events(board, move, rng)
         if move.promotion:
             steps = [s if isinstance(s, PieceLifted) else PiecePlaced(square=s.square) for s in steps]
-            # a press before the move would rechoose the piece of the opponent's default promotion just made
-            ways = ("after", "reported") if default_promotion else ("before", "after", "reported")
-            how = rng.choice(ways) if move.promotion != chess.QUEEN else "none"
+            how = rng.choice(("before", "after", "reported")) if move.promotion != chess.QUEEN else "none"
             if how == "before":
                 if open_promotion:
                     add(ButtonPressed(button="black" if board.turn == chess.WHITE else "white"))
@@ -260,7 +257,6 @@ def human_game(board: chess.Board, moves: Iterable[chess.Move], rng: random.Rand
         mover = board.turn
         board.push(move)
         open_promotion = bool(move.promotion)
-        default_promotion = how == "none" and bool(move.promotion)
         if touched or rng.random() < clock_rate:  # see `touch_in_hand`
             add(ButtonPressed(button="white" if mover == chess.WHITE else "black"))
             open_promotion = False

@@ -85,6 +85,12 @@ def _repetition_key(board: chess.Board) -> tuple[object, ...]:
             board.occupied_co[chess.WHITE], board.turn, board.clean_castling_rights(), ep)
 
 
+def _may_promote(board: chess.Board) -> bool:
+    """Has the side to move a legal promotion?"""
+    pawns = board.pawns & board.occupied_co[board.turn] & (chess.BB_RANK_7 if board.turn else chess.BB_RANK_2)
+    return bool(pawns) and any(board.generate_legal_moves(from_mask=pawns))
+
+
 class Recognizer(Hindsight):
     """Turns square events into moves; `feed` returns the reports each event causes.
 
@@ -300,6 +306,8 @@ class Recognizer(Hindsight):
     def _button(self, button: str) -> None:
         if button in PROMOTION_BUTTONS:
             piece = PROMOTION_BUTTONS[button]
+            if self._late_promotion and _may_promote(self._board):
+                self._late_promotion = False  # the side to move chooses its own promotion: its first event
             if self._late_promotion:
                 last = self._board.peek()
                 self._verdict = Verdict("rechoose", move=chess.Move(last.from_square, last.to_square, piece))
