@@ -892,3 +892,24 @@ def test_a_quick_capture_misread_by_a_slide_placed_first_is_redone_over_invented
               lift("e5", 3.9), place("d5", 4), place("c5", 4.2), lift("d5", 4.25), press("black", 6),
               lift("c5", 8.8), lift("a7", 10), place("c5", 12)]
     assert moves_made(fen, events) == ["Bxa7", "Rc5+", "Bxc5"]
+
+
+def test_a_quick_capture_then_the_reply_placed_first_where_the_capturer_could_go() -> None:
+    """Found failing (the sixth outside generator): Qxg4 with the pawn off and the queen down within 0.13 s
+    (a bounce by the spec's table), then Black's bishop shown on d3 before a6 emptied: read as Qd3, made
+    final by the lift. The queen then went back to d1, and the board stayed illegal for the rest of the
+    game. Once the board is unexplained, the capture and the moves after it that show it are read."""
+    fen = "rn2qbnr/p2ppk1p/bpp2p1B/5P2/3P2pP/1PP1P3/P5PR/RN1QKBN1 w Q - 1 10"
+    events = [lift("d1", 1), lift("g4", 1.77), place("g4", 1.9), place("d3", 4.4), lift("a6", 4.54),
+              lift("g4", 7.04), place("d1", 7.54), lift("f8", 9.54), place("g7", 10.54)]
+    assert moves_made(fen, events) == ["Qxg4", "Bd3", "Qd1", "Bg7"]
+
+
+def test_a_quick_capture_then_two_moves_placed_first() -> None:
+    """Found failing (the sixth outside generator): Nxe7 within 0.13 s, Black's Re3 shown before e6
+    emptied (read as Ne3), then White's Nd5 shown before e7 emptied. The line is read once the board
+    shows it, while the illegal position is reported."""
+    fen = "7k/4np2/4r1pp/3N4/1K6/5P1P/8/8 w - - 4 42"
+    events = [lift("d5", 1), lift("e7", 1.77), place("e7", 1.9), place("e3", 4.44), lift("e6", 4.58),
+              place("d5", 7.13), lift("e7", 7.84), lift("e3", 11), place("e2", 12), press("black", 13)]
+    assert moves_made(fen, events) == ["Nxe7", "Re3", "Nd5", "Re2"]

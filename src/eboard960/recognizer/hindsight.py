@@ -34,7 +34,7 @@ CAPTURE_PLACED_FIRST_SECONDS = 1.0
 
 class Hindsight:
     """The second readings of `Recognizer`, a part of it kept apart: it reads the recognizer's state
-    (declared here) and fires through its table (`_fire`, `_make`, `_set_open`)."""
+    (declared here) and fires through its table (`_fire`, `_make`, `_show`, `_set_open`)."""
 
     mode: Mode
     _t: float
@@ -285,7 +285,12 @@ class Hindsight:
                 line = redo[1]
         if redo is not None and line is redo[1]:
             self._fire("take_back")
-        for move in line or ():
+        self._make_line(line or ())
+
+    def _make_line(self, line: list[chess.Move] | tuple[()], *, open_last: bool = False) -> None:
+        """Make a line the board shows, found from occupancy (promotions with the piece chosen now); with
+        `open_last`, its last move stays open to correction, as the hands may not be done with it."""
+        for index, move in enumerate(line, 1):
             if self.mode is Mode.GAME_OVER:
                 return  # the first move ended the game (insufficient material, the 75-move rule)
             if move.promotion:
@@ -293,8 +298,38 @@ class Hindsight:
                 move = self._choose(self._board, choices) or move
             if not self._board.is_legal(move):
                 return  # the second move needed the promoted piece found, not the one chosen
-            self._make(move)
+            if open_last and index == len(line):
+                self._show(move)
+            else:
+                self._make(move)
             self._rebase()
+
+    def _misread_capture(self) -> bool:
+        """The board no legal continuation explains, because a capture quicker than a bounce was misread:
+        the capturer stayed in hand, and the other side's reply, placed before its lift, read as it landing
+        there (or the capturer's next move did). If the last move, made since the last press, is that piece's,
+        and from the position before it that piece's capture of a square bounced since the press and one or
+        two moves more show the board, the last move is taken back and that line made, its last move open."""
+        board = self._board
+        if self._open is not None or len(board.move_stack) <= self._plies_at_press:
+            return False
+        victims = self._bounced_since_press & board.occupied_co[board.turn]  # the other side's before it
+        if not victims:
+            return False
+        before = board.copy()
+        origin = before.pop().from_square
+        for victim in chess.scan_forward(victims & before.occupied):
+            moves = with_promotions(before, origin, victim)
+            capture = self._choose(before, moves) if moves else None
+            if capture is None:
+                continue
+            after = after_move(before, capture)
+            rest = successors(after, self._occupied, self._pieces, depth=2, rank=self._touched)
+            if rest is not None:
+                self._fire("take_back")
+                self._make_line([capture, *rest], open_last=True)
+                return True
+        return False
 
     def _redo_last(self, plies: tuple[int, ...]) -> tuple[chess.Board, list[chess.Move]] | None:
         """The position before the last move, if made since the last press, and a line from it that the

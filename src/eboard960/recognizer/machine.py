@@ -388,8 +388,7 @@ class Recognizer(Hindsight):
             for move in line[:-1]:
                 self._make(move)
             self._rebase()
-            self._verdict = Verdict("show_move", move=line[-1])
-            self._fire("show_move")
+            self._show(line[-1])
             self._rebase()
             return
         if occupied == START_OCCUPANCY:
@@ -404,6 +403,8 @@ class Recognizer(Hindsight):
     def _settle(self, after_lift: bool) -> None:
         """Classify what the sensors show and fire the trigger the class names, if any."""
         verdict = self._classify(after_lift)
+        if (verdict.trigger == "misplace" or self.mode is Mode.ILLEGAL) and self._misread_capture():
+            return
         if verdict is NOTHING:
             return
         if verdict.trigger == "reply":
@@ -584,9 +585,13 @@ class Recognizer(Hindsight):
 
     def _make(self, move: chess.Move) -> None:
         """Show and commit at once a legal move the events never showed as it happened."""
+        self._show(move)
+        self._fire("commit")
+
+    def _show(self, move: chess.Move) -> None:
+        """Show a legal move the events never showed as it happened, open to correction as any move."""
         self._verdict = Verdict("show_move", move=move)
         self._fire("show_move")
-        self._fire("commit")
 
     def _rest(self) -> Verdict:
         """The board shows the game's position again, unless identified pieces say a capture is under way."""
