@@ -403,7 +403,8 @@ class Recognizer(Hindsight):
     def _settle(self, after_lift: bool) -> None:
         """Classify what the sensors show and fire the trigger the class names, if any."""
         verdict = self._classify(after_lift)
-        if (verdict.trigger == "misplace" or self.mode is Mode.ILLEGAL) and self._misread_capture():
+        unexplained = verdict.trigger == "misplace" or (verdict is NOTHING and self.mode is Mode.ILLEGAL)
+        if unexplained and self._misread_capture():
             return
         if verdict is NOTHING:
             return
