@@ -913,3 +913,34 @@ def test_a_quick_capture_then_two_moves_placed_first() -> None:
     events = [lift("d5", 1), lift("e7", 1.77), place("e7", 1.9), place("e3", 4.44), lift("e6", 4.58),
               place("d5", 7.13), lift("e7", 7.84), lift("e3", 11), place("e2", 12), press("black", 13)]
     assert moves_made(fen, events) == ["Nxe7", "Re3", "Nd5", "Re2"]
+
+
+def test_a_bounce_of_another_victim_while_the_capturer_is_in_hand_is_no_quick_reply() -> None:
+    """Found failing (tools/corpus.py, seed 1618): Qb3 lifted, the queen on b1 lifted as the victim, then the
+    rook on b8 bounced, then the queen landed on b1. The bounce read as Qxb8 quicker than a bounce, with
+    Black's queen (its lift) retaking on b8 quicker than a bounce: one bounce made both captures."""
+    fen = "1rb2rk1/2nppN1p/8/2p4B/8/PQ4PP/3P1P2/1qB2RK1 w - - 1 20"
+    events = [lift("b3", 1.1), lift("b1", 2.9), lift("b8", 3.0), place("b8", 3.1), place("b1", 3.4),
+              press("white", 5.5), lift("f7", 7.2), lift("f8", 8), place("f7", 9.5)]
+    assert moves_made(fen, events) == ["Qxb1", "Rxf7"]
+
+
+def test_a_bounce_after_a_move_committed_counts_once() -> None:
+    """Found failing (tools/corpus.py, seed 1618): once Nxd5 was committed, its evidence and the game's were
+    one, and a bounce of c2 was counted twice, as if the square had bounced again after Qxc2 landed there."""
+    fen = "n2r1rk1/1p6/5p1p/3p4/P2P1N2/3q4/1PN4K/1R1B4 w - - 2 21"
+    events = [lift("d5", 1), lift("f4", 1.9), place("d5", 3.9), lift("d3", 5.5), lift("d1", 7.5),
+              lift("c2", 7.56), place("c2", 7.67), place("d1", 8.6), press("black", 9.3), lift("h2", 9.6),
+              place("h3", 10.3), press("white", 10.9)]
+    assert moves_made(fen, events) == ["Nxd5", "Qxd1", "Kh3"]
+
+
+def test_a_quick_recapture_on_the_square_of_a_capture_placed_first_or_itself_quick() -> None:
+    """The bounce a quick capture landed with is no quick recapture, but a second bounce there is, and so is
+    one after a capture placed first (its landing was no bounce)."""
+    fen = "4k3/6p1/5p2/8/6N1/8/8/4K3 w - - 0 1"
+    recapture = [lift("g7", 4), lift("f6", 4.5), place("f6", 4.6), lift("e1", 6), place("d1", 7)]
+    placed_first = [lift("f6", 1), place("f6", 2), lift("g4", 2.2)]
+    quick = [lift("g4", 1), lift("f6", 1.9), place("f6", 2.0)]
+    assert moves_made(fen, [*placed_first, *recapture]) == ["Nxf6+", "gxf6", "Kd1"]
+    assert moves_made(fen, [*quick, *recapture]) == ["Nxf6+", "gxf6", "Kd1"]

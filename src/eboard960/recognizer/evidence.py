@@ -14,7 +14,8 @@ import chess
 class Segment:
     """Evidence gathered from the events since the board showed `base` (an occupancy)."""
 
-    __slots__ = ("base", "base_count", "bounced", "ever", "lifted", "order", "together", "when_lifted")
+    __slots__ = ("base", "base_count", "bounced", "ever", "landed", "lifted", "order", "rebounced",
+                 "together", "when_lifted")
 
     def __init__(self, base: chess.Bitboard) -> None:
         self.base = base
@@ -22,6 +23,9 @@ class Segment:
         self.lifted: chess.Bitboard = 0  # since the board last showed `base`
         self.ever: chess.Bitboard = 0  # since `base` was reached, touches included
         self.bounced: dict[chess.Square, chess.Bitboard] = {}  # put back within a bounce: squares empty then
+        self.rebounced: chess.Bitboard = 0  # squares that bounced more than once
+        # for each square, every square that was full at some moment a piece landed on it
+        self.landed: dict[chess.Square, chess.Bitboard] = {}
         self.together: list[chess.Bitboard] = []
         # for each square, every square that was empty at some moment it was emptied
         self.when_lifted: dict[chess.Square, chess.Bitboard] = {}
@@ -38,6 +42,9 @@ class Segment:
             vacated = self.base & ~occupied
             if not self.together or vacated != self.together[-1]:
                 self.together.append(vacated)
+
+    def note_place(self, square: chess.Square, occupied: chess.Bitboard) -> None:
+        self.landed[square] = self.landed.get(square, 0) | occupied
 
     def rest(self) -> None:
         """The board shows the reference position again: a touch ended, its lifts prove nothing."""
@@ -61,10 +68,16 @@ class Segment:
         """A sensor bounce of `square`, put back to make `occupied`: forgotten, but remembered as a
         possible victim of a piece that was in hand then."""
         self.forget(square)
+        if square in self.bounced:
+            self.rebounced |= chess.BB_SQUARES[square]
         self.bounced[square] = self.bounced.get(square, 0) | (chess.BB_ALL & ~occupied)
 
     def bounced_while_empty(self, square: chess.Square, target: chess.Square) -> bool:
         return bool(self.bounced.get(square, 0) & chess.BB_SQUARES[target])
+
+    def landed_before_left(self, square: chess.Square, origin: chess.Square) -> bool:
+        """Did a piece land on `square` while `origin` was still full (a capture placed first)?"""
+        return bool(self.landed.get(square, 0) & chess.BB_SQUARES[origin])
 
     def held_together(self, a: chess.Square, b: chess.Square) -> bool:
         """Were the pieces from `a` and `b` both off the board at one moment?"""

@@ -200,25 +200,32 @@ class Hindsight:
             if with_reply and self._lifted_after(after.occupied & ~occupied, frm) and not self._left_late(
                 move
             ) and (matching_moves(after, occupied, segment, castling_shapes(after)) or self._quick_reply(
-                after, occupied
+                after, occupied, move
             )):
                 return move
             if not with_reply and after.occupied == occupied:
                 return move
         return None
 
-    def _quick_reply(self, after: chess.Board, occupied: chess.Bitboard) -> bool:
-        """Is `occupied` a capture from `after` quicker than a bounce under way: one piece of the side to
-        move off the board, and a piece it could take bounced while it was in hand?"""
+    def _quick_reply(self, after: chess.Board, occupied: chess.Bitboard, capture: chess.Move) -> bool:
+        """Is `occupied` a capture from `after` (once `capture` is made) quicker than a bounce under way: one
+        piece of the side to move off the board, and a piece it could take bounced while it was in hand?
+        A bounce on the square `capture` took is its own landing, unless it landed placed first, or the
+        square bounced again."""
         vacated = after.occupied & ~occupied
         if vacated.bit_count() != 1 or occupied & ~after.occupied:
             return False
         if not vacated & after.occupied_co[after.turn]:
             return False
         origin, segment = chess.lsb(vacated), self._segment
+        landing = capture.to_square
+        own_landing = not segment.landed_before_left(landing, capture.from_square) and not (
+            segment.rebounced & chess.BB_SQUARES[landing]
+        )
         return any(
             segment.bounced_while_empty(victim, origin) and with_promotions(after, origin, victim)
             for victim in segment.bounced if after.occupied_co[not after.turn] & chess.BB_SQUARES[victim]
+            and not (victim == landing and own_landing)
         )
 
     def _left_late(self, move: chess.Move) -> bool:

@@ -289,11 +289,15 @@ class Recognizer(Hindsight):
             self._lift(square)  # an identified piece replaced another: the victim left first
         self._occupied |= bit
         self._placed_at[square] = self._t
+        evidence = (self._segment, self._segment_open, *(segment for _, segment in self._alternatives))
+        segments = {id(segment): segment for segment in evidence}
+        for segment in segments.values():  # once each: after a commit, the open move's is the game's
+            segment.note_place(square, self._occupied)
         if piece is not None:
             self._pieces[square] = piece
         if self._is_bounce(square, piece, self._t):
             self._bounced_since_press |= bit
-            for segment in (self._segment, self._segment_open, *(s for _, s in self._alternatives)):
+            for segment in segments.values():
                 segment.bounce(square, self._occupied)
             made_by_bounce = self._open is not None and self._open_index == self._index
             before = self._open_before_lift
