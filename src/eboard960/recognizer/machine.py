@@ -289,15 +289,14 @@ class Recognizer(Hindsight):
             self._lift(square)  # an identified piece replaced another: the victim left first
         self._occupied |= bit
         self._placed_at[square] = self._t
-        evidence = (self._segment, self._segment_open, *(segment for _, segment in self._alternatives))
-        segments = {id(segment): segment for segment in evidence}
-        for segment in segments.values():  # once each: after a commit, the open move's is the game's
+        segments = self._evidence()
+        for segment in segments:
             segment.note_place(square, self._occupied)
         if piece is not None:
             self._pieces[square] = piece
         if self._is_bounce(square, piece, self._t):
             self._bounced_since_press |= bit
-            for segment in segments.values():
+            for segment in segments:
                 segment.bounce(square, self._occupied)
             made_by_bounce = self._open is not None and self._open_index == self._index
             before = self._open_before_lift
@@ -306,6 +305,14 @@ class Recognizer(Hindsight):
         self._index += 1
         self._detect_rotation = False
         self._settle(after_lift=False)
+
+    def _evidence(self) -> tuple[Segment, ...]:
+        """Every segment of evidence kept, each once: after a commit, the open move's is the game's."""
+        segment, segment_open = self._segment, self._segment_open
+        kept = (segment,) if segment_open is segment else (segment, segment_open)
+        if not self._alternatives:
+            return kept
+        return (*kept, *(alternative for _, alternative in self._alternatives))
 
     def _button(self, button: str) -> None:
         if button in PROMOTION_BUTTONS:
