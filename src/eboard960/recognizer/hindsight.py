@@ -318,14 +318,13 @@ class Hindsight:
         and from the position before it that piece's capture of a square bounced since the press and one or
         two moves more show the board, the last move is taken back and that line made, its last move open."""
         board = self._board
-        if self._open is not None or len(board.move_stack) <= self._plies_at_press:
+        victims = self._bounced_since_press & board.occupied_co[board.turn]  # the other side's, before it too
+        redo = self._before_last() if self._open is None and victims else None
+        if redo is None:
             return False
-        victims = self._bounced_since_press & board.occupied_co[board.turn]  # the other side's before it
-        if not victims:
-            return False
-        before = board.copy()
-        origin = before.pop().from_square
-        for victim in chess.scan_forward(victims & before.occupied):
+        before, last = redo
+        origin = last.from_square
+        for victim in chess.scan_forward(victims):
             moves = with_promotions(before, origin, victim)
             capture = self._choose(before, moves) if moves else None
             if capture is None:
@@ -341,12 +340,20 @@ class Hindsight:
     def _redo_last(self, plies: tuple[int, ...]) -> tuple[chess.Board, list[chess.Move]] | None:
         """The position before the last move, if made since the last press, and a line from it that the
         board shows and that does not begin with that move."""
+        redo = self._before_last()
+        if redo is None:
+            return None
+        before, last = redo
+        line = self._line_to_board(before, plies)
+        return None if line is None or line[0] == last else (before, line)
+
+    def _before_last(self) -> tuple[chess.Board, chess.Move] | None:
+        """The position before the last move and that move, if it was made since the last clock press (the
+        press confirmed the moves before it)."""
         if len(self._board.move_stack) <= self._plies_at_press:
             return None
         before = self._board.copy()
-        last = before.pop()
-        line = self._line_to_board(before, plies)
-        return None if line is None or line[0] == last else (before, line)
+        return before, before.pop()
 
     def _line_to_board(self, board: chess.Board, plies: tuple[int, ...]) -> list[chess.Move] | None:
         """The legal moves from `board`, as many as `plies` allows, after which it reads as the board does."""
@@ -375,15 +382,12 @@ class Hindsight:
         """The castling the board shows made instead of the last move, its king's or rook's half: that half
         was also an ordinary move, and a touch of the other side's piece made it final before the partner
         moved. Not once the mover's clock confirmed the half alone."""
-        board = self._board
-        if len(board.move_stack) <= self._plies_at_press:
+        redo = self._before_last()
+        if redo is None:
             return None
-        last = board.pop()
-        try:
-            for shape in castling_shapes(board):
-                halves = ((shape.king_from, shape.king_to), (shape.rook_from, shape.rook_to))
-                if shape.after == occupied and (last.from_square, last.to_square) in halves:
-                    return shape.move if self._agrees(after_move(board, shape.move), self._pieces) else None
-            return None
-        finally:
-            board.push(last)
+        before, last = redo
+        for shape in castling_shapes(before):
+            halves = ((shape.king_from, shape.king_to), (shape.rook_from, shape.rook_to))
+            if shape.after == occupied and (last.from_square, last.to_square) in halves:
+                return shape.move if self._agrees(after_move(before, shape.move), self._pieces) else None
+        return None
