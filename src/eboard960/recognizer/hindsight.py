@@ -11,6 +11,8 @@ the table they fire.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import chess
 
 from eboard960.events import PieceLifted, PiecePlaced, SquareEvent
@@ -294,7 +296,7 @@ class Hindsight:
             self._fire("take_back")
         self._make_line(line or ())
 
-    def _make_line(self, line: list[chess.Move] | tuple[()], *, open_last: bool = False) -> None:
+    def _make_line(self, line: Sequence[chess.Move], *, open_last: bool = False) -> None:
         """Make a line the board shows, found from occupancy (promotions with the piece chosen now); with
         `open_last`, its last move stays open to correction, as the hands may not be done with it."""
         for index, move in enumerate(line, 1):
