@@ -22,8 +22,9 @@ from eboard960.events import (
     SquareEvent,
 )
 from eboard960.protocols import codec_for
-from eboard960.recognizer import IllegalPosition, Recognizer, Report
+from eboard960.recognizer import IllegalPosition, Report
 from eboard960.recognizer.table import Mode
+from eboard960.reread import away_from_game, read, reread
 
 SQUARE_EVENTS = (PieceLifted, PiecePlaced, BoardSnapshot, ButtonPressed, LinkChanged)
 
@@ -35,6 +36,7 @@ class Replay:
     games: list[chess.pgn.Game]
     reports: list[tuple[int, Report]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # what a second reading assumed; replay is still good
 
     @property
     def ok(self) -> bool:
@@ -81,34 +83,32 @@ def decoded(capture: Capture, problems: list[str]) -> Iterator[tuple[Record, Squ
             yield record, None
 
 
-def _away(recognizer: Recognizer) -> IllegalPosition | None:
-    """What would bring the board back to the game's position, if more than a piece lifted as the
-    recording stopped (pieces read as in hand for good: moves the recognizer never saw)."""
-    to_empty, to_fill = recognizer.squares_to_fix()
-    if len(to_empty) + len(to_fill) <= 1:
-        return None
-    return IllegalPosition(to_empty=to_empty, to_fill=to_fill)
-
-
 def replay_capture(capture: Capture, *, takebacks: bool = True) -> Replay:
-    """Feed every record of `capture` to a recognizer; returns its games, reports and problems."""
+    """Feed every record of `capture` to a recognizer; returns its games, reports and problems.
+
+    If the board was lost for good while play went on, the capture is read a second time with one
+    sensor slip undone (`reread`); that reading is kept if it follows the board to the end.
+    """
     header = capture.header
-    recognizer = Recognizer(header.start, takebacks=takebacks)
-    reports: list[tuple[int, Report]] = []
     problems = list(capture.problems)
-    last_line = 1
-    for record, event in decoded(capture, problems):
-        last_line = record.line
-        if event is not None:
-            reports += [(record.line, report) for report in recognizer.feed(event)]
-    reports += [(last_line, report) for report in recognizer.finish()]
+    warnings: list[str] = []
+    items = list(decoded(capture, problems))
+    events = [(record.line, event) for record, event in items if event is not None]
+    last_line = items[-1][0].line if items else 1
+    reading = read(header.start, events, last_line, takebacks=takebacks)
+    if (second := reread(header.start, events, last_line, reading, takebacks=takebacks)) is not None:
+        lost_line = events[reading.lost_at][0]
+        warnings.append(f"line {lost_line}: the board was lost here for good; read again with {second.slip}, "
+                        f"which follows it to the end ({second.plies - reading.plies} more plies)")
+        reading = second
+    recognizer, reports = reading.recognizer, reading.reports
     if recognizer.mode is Mode.ILLEGAL:
         fix = next((r for _, r in reversed(reports) if isinstance(r, IllegalPosition)), None)
         detail = f": {fix.describe()}" if fix else ""
         problems.append(f"line {last_line}: the board ends in a position no legal move explains{detail}")
-    elif recognizer.mode is not Mode.GAME_OVER and (away := _away(recognizer)):
+    elif recognizer.mode is not Mode.GAME_OVER and (away := away_from_game(recognizer)):
         problems.append(f"line {last_line}: the board ends away from the game, moves may be missing: "
                         f"{away.describe()}")
     games = recognizer.games(header.pgn_headers())
     played = [game for game in games[:-1] if game.next() is not None] + games[-1:]
-    return Replay(games=played, reports=reports, problems=problems)
+    return Replay(games=played, reports=reports, problems=problems, warnings=warnings)

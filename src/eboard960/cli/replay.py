@@ -57,6 +57,8 @@ def main(args: argparse.Namespace) -> int:
             continue
         if capture.cut_off:
             print(f"eboard960 replay: {path}: warning: {capture.cut_off}", file=sys.stderr)
+        for warning in result.warnings:
+            print(f"eboard960 replay: {path}: warning: {warning}", file=sys.stderr)
         for problem in result.problems:
             print(f"eboard960 replay: {path}: {problem}", file=sys.stderr)
         if not result.ok:

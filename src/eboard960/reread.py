@@ -1,0 +1,129 @@
+"""A second reading of a capture whose board the recognizer lost for good.
+
+A board can report two changes in an order no hand made them, or a change no
+piece made. Live, the player is told which squares to fix. In a capture, play
+went on: the board never again shows a position the recognizer can follow,
+and every move after the slip is lost. Replay then reads the capture again
+with one slip undone at a time (two reports close together taken the other
+way round, or one report left out), nearest the loss first, and keeps the
+first reading that follows the board to the end and recovers moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import chess
+
+from eboard960.events import ButtonPressed, PieceLifted, PiecePlaced, SquareEvent
+from eboard960.recognizer import IllegalPosition, MoveRecognized, Recognizer, Report
+from eboard960.recognizer.table import Mode
+
+SWAP_SECONDS = 0.6  # two piece reports this close together may have come the other way round
+LOOK_BACK = 80  # events before the loss where the slip is looked for
+GIVE_UP = 40  # a trial reading still unexplained after this many events is dropped
+# Play went on after the loss, so moves were lost, if at least this many pieces moved after it:
+MIN_LOST = 3  # after the board became unexplained; fewer is a king laid down to resign
+MIN_LOST_IN_HAND = 8  # after the last move, with pieces in hand at the end; a move the recording cut off
+#                       has at most a castling's four reports, and a touch or two
+
+PIECE_EVENTS = (PieceLifted, PiecePlaced)
+SLIPS = (PieceLifted, PiecePlaced, ButtonPressed)  # reports a second reading may leave out
+
+
+@dataclass(slots=True)
+class Reading:
+    """What the recognizer made of a capture's events, each report with its capture line."""
+
+    recognizer: Recognizer
+    reports: list[tuple[int, Report]]
+    lost_at: int | None  # the index of the event from which the board stayed unexplained, if moves were lost
+    slip: str = ""  # what this reading undid, for a second reading
+
+    @property
+    def plies(self) -> int:
+        return sum(len(game.end().board().move_stack) for game in self.recognizer.games())
+
+
+def read(start: chess.Board, events: Sequence[tuple[int, SquareEvent]], end_line: int, *,
+         takebacks: bool = True, give_up: int | None = None) -> Reading | None:
+    """Feed `events` ((capture line, event) pairs) to a fresh recognizer.
+
+    With `give_up`, None once the board has stayed unexplained for that many events.
+    """
+    recognizer = Recognizer(start, takebacks=takebacks)
+    reports: list[tuple[int, Report]] = []
+    since = 0  # the index of the event that made the board unexplained, while it is
+    after_move = 0  # the index of the event after the last that committed a move
+    for index, (line, event) in enumerate(events):
+        new = recognizer.feed(event)
+        reports += [(line, report) for report in new]
+        if any(isinstance(report, MoveRecognized) for report in new):
+            after_move = index + 1
+        if recognizer.mode is not Mode.ILLEGAL:
+            since = index + 1
+        elif give_up is not None and index - since >= give_up:
+            return None
+    reports += [(end_line, report) for report in recognizer.finish()]
+    lost = _lost_from(recognizer, since, after_move)
+    least = MIN_LOST if recognizer.mode is Mode.ILLEGAL else MIN_LOST_IN_HAND
+    if lost is not None and sum(isinstance(event, PIECE_EVENTS) for _, event in events[lost:]) < least:
+        lost = None
+    return Reading(recognizer, reports, lost)
+
+
+def reread(start: chess.Board, events: Sequence[tuple[int, SquareEvent]], end_line: int, first: Reading, *,
+           takebacks: bool = True) -> Reading | None:
+    """A reading with one slip undone that explains the capture to its end and has more moves than
+    `first`, or None when `first` lost nothing or no such slip is found."""
+    if first.lost_at is None:
+        return None
+    plies = first.plies
+    for index in range(first.lost_at, max(first.lost_at - LOOK_BACK, -1), -1):
+        for trial, slip in _trials(events, index):
+            reading = read(start, trial, end_line, takebacks=takebacks, give_up=GIVE_UP)
+            if reading is not None and _followed(reading.recognizer) and reading.plies > plies:
+                reading.slip = slip
+                return reading
+    return None
+
+
+def _trials(events: Sequence[tuple[int, SquareEvent]],
+            index: int) -> Iterator[tuple[list[tuple[int, SquareEvent]], str]]:
+    """The event lists with the slip at `index` undone: swapped with the next report, or left out."""
+    line, event = events[index]
+    if index + 1 < len(events):
+        next_line, following = events[index + 1]
+        if (isinstance(event, PIECE_EVENTS) and isinstance(following, PIECE_EVENTS)
+                and following.t - event.t <= SWAP_SECONDS):
+            lines = f"line {line}" if line == next_line else f"lines {line} and {next_line}"
+            yield ([*events[:index], events[index + 1], events[index], *events[index + 2:]],
+                   f"the two reports of {lines} taken the other way round")
+    if isinstance(event, SLIPS):
+        yield [*events[:index], *events[index + 1:]], f"the report of line {line} left out"
+
+
+def _lost_from(recognizer: Recognizer, unexplained_since: int, after_move: int) -> int | None:
+    """Where a reading lost the board: where it became unexplained for good, or after the last move it
+    committed when it ends with pieces read as in hand for good."""
+    if recognizer.mode is Mode.ILLEGAL:
+        return unexplained_since
+    if recognizer.mode is not Mode.GAME_OVER and away_from_game(recognizer) is not None:
+        return after_move
+    return None
+
+
+def away_from_game(recognizer: Recognizer) -> IllegalPosition | None:
+    """What would bring the board back to the game's position, if more than a piece lifted as the
+    recording stopped (pieces read as in hand for good: moves the recognizer never saw)."""
+    to_empty, to_fill = recognizer.squares_to_fix()
+    if len(to_empty) + len(to_fill) <= 1:
+        return None
+    return IllegalPosition(to_empty=to_empty, to_fill=to_fill)
+
+
+def _followed(recognizer: Recognizer) -> bool:
+    """Did the recognizer follow the board to the end of the capture?"""
+    return recognizer.mode is Mode.GAME_OVER or (
+        recognizer.mode is not Mode.ILLEGAL and away_from_game(recognizer) is None)

@@ -1,0 +1,113 @@
+"""Replay's second reading: a capture whose board the first reading lost for good while play went on is
+read again with one sensor slip undone, and keeps every move."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import chess
+import chess.pgn
+
+from eboard960.capture import read_capture
+from eboard960.cli import main
+from eboard960.events import PieceLifted, PiecePlaced, SquareEvent
+from eboard960.reread import read, reread
+
+RUY_LOPEZ = ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6"]
+
+
+def records(spec: str) -> list[dict]:
+    """'Le2 Pe4 Bw ...' (lift, place, clock button) as capture records a second apart; '~' puts the next
+    one 0.1 s after the last."""
+    out, t = [], 0.0
+    for token in spec.split():
+        if token == "~":
+            t -= 0.9
+            continue
+        t += 1.0
+        kind, value = {"L": "lift", "P": "place", "B": "button"}[token[0]], token[1:]
+        out.append({"t": round(t, 3), kind: {"w": "white", "b": "black"}.get(value, value)})
+    return out
+
+
+def events(spec: str) -> list[tuple[int, SquareEvent]]:
+    kinds = {"lift": PieceLifted, "place": PiecePlaced}
+    return [(line, next(kinds[k](square=chess.parse_square(v), t=r["t"]) for k, v in r.items() if k in kinds))
+            for line, r in enumerate(records(spec), start=2) if "button" not in r]
+
+
+def replay(tmp_path: Path, spec: str, capsys) -> tuple[int, list[str], str]:
+    path = tmp_path / "game.jsonl"
+    lines = [{"capture": 1, "board": "events", "start": 518}, *records(spec)]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    status = main(["replay", str(path)])
+    captured = capsys.readouterr()
+    game = chess.pgn.read_game(io.StringIO(captured.out))
+    return status, [move.uci() for move in game.mainline_moves()], captured.err
+
+
+PHANTOM = "Le2 Pe4 Le7 Pe5 Lg1 Pf3 Ph5 Lb8 Pc6 Lf1 Pb5 La7 Pa6 Lb5 Pa4 Lg8 Pf6"
+
+
+def test_a_report_no_piece_made_is_left_out_and_the_game_after_it_kept(tmp_path: Path, capsys) -> None:
+    items = events(PHANTOM)
+    first = read(chess.Board(), items, 20)
+    assert first.lost_at is not None and first.recognizer.board.move_stack == [
+        chess.Move.from_uci(uci) for uci in RUY_LOPEZ[:3]]  # h5 filled by no hand: the rest is lost
+
+    status, moves, err = replay(tmp_path, PHANTOM, capsys)
+    assert moves == RUY_LOPEZ
+    assert status == 0
+    assert err == (f"eboard960 replay: {tmp_path / 'game.jsonl'}: warning: line 9: the board was lost here "
+                   "for good; read again with the report of line 8 left out, which follows it to the end "
+                   "(5 more plies)\n")
+
+
+SWAPPED = "Le2 Pe4 Ld7 Pd5 Le4 Pd5 ~ Ld5 Lg8 Pf6 Lg1 Pf3 Lb8 Pc6 Lb1 Pc3"  # exd5 lands before its victim left
+
+
+def test_two_reports_close_together_are_taken_the_other_way_round(tmp_path: Path, capsys) -> None:
+    first = read(chess.Board(), events(SWAPPED), 18)
+    assert len(first.recognizer.board.move_stack) == 2 and first.lost_at is not None
+
+    status, moves, err = replay(tmp_path, SWAPPED, capsys)
+    assert moves == ["e2e4", "d7d5", "e4d5", "g8f6", "g1f3", "b8c6", "b1c3"]
+    assert status == 0
+    assert "read again with the two reports of lines 7 and 8 taken the other way round" in err
+
+
+def test_a_king_laid_down_to_resign_is_not_read_again(tmp_path: Path, capsys) -> None:
+    """A board unexplained only by its last report lost no moves: the first reading and its problem stand."""
+    status, moves, err = replay(tmp_path, "Le2 Pe4 Le7 Pe5 Le1 Pe3", capsys)
+    assert moves == ["e2e4", "e7e5"]
+    assert status == 1
+    assert "warning" not in err and "no legal move explains: empty e3; fill e1" in err
+
+
+def test_a_second_reading_is_kept_only_if_it_follows_the_board_to_the_end(tmp_path: Path) -> None:
+    """Two pieces that vanish for good are no slip: no single report undone explains the rest."""
+    spec = "Le2 Pe4 Le7 Pe5 Lg1 Pf3 Lb8 Lc7 Lf1 Pb5 La7 Pa6 Lb5 Pa4 Lg8 Pf6 Ld2 Pd3"
+    items = events(spec)
+    first = read(chess.Board(), items, 20)
+    assert first.lost_at is not None
+    assert reread(chess.Board(), items, 20, first) is None
+
+
+def test_the_samples_need_no_second_reading() -> None:
+    samples = Path(__file__).resolve().parents[2] / "shared" / "samples"
+    for path in sorted(samples.glob("game_*.jsonl*")):
+        capture = read_capture(path)
+        items = [(record.line, record.event) for record in capture.records if record.event is not None]
+        assert read(capture.header.start, items, capture.records[-1].line).lost_at is None, path.name
+
+
+def test_a_castling_cut_off_by_the_end_of_the_recording_is_not_completed(tmp_path: Path, capsys) -> None:
+    """King and rook lifted, the rook down, then the recording stops: leaving out the king's lift would read
+    a rook move, but a move cut off by the end of the recording lost nothing to read again."""
+    spec = "Le2 Pe4 Bw Le7 Pe5 Bb Lg1 Pf3 Bw Lb8 Pc6 Bb Lf1 Pc4 Bw Lg8 Pf6 Bb Le1 Lh1 Pf1"
+    status, moves, err = replay(tmp_path, spec, capsys)
+    assert moves == ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"]
+    assert status == 1
+    assert "warning" not in err and "ends away from the game" in err
