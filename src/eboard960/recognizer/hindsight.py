@@ -318,7 +318,8 @@ class Hindsight:
         the capturer stayed in hand, and the other side's reply, placed before its lift, read as it landing
         there (or the capturer's next move did). If the last move, made since the last press, is that piece's,
         and from the position before it that piece's capture of a square bounced since the press and one or
-        two moves more show the board, the last move is taken back and that line made, its last move open."""
+        two moves more show the board, the last move is taken back and that line made, its last move open.
+        The square must have bounced while that piece was in hand."""
         board = self._board
         victims = self._bounced_since_press & board.occupied_co[board.turn]  # the other side's, before it too
         redo = self._before_last() if self._open is None and victims else None
@@ -326,7 +327,10 @@ class Hindsight:
             return False
         before, last = redo
         origin = last.from_square
+        in_hand_from, landed = self._lifted_at.get(origin, 0.0), self._placed_at.get(last.to_square, 0.0)
         for victim in chess.scan_forward(victims):
+            if not in_hand_from <= self._placed_at.get(victim, -1.0) <= landed:
+                continue  # it bounced before that piece was lifted or after it landed: no capture's
             moves = with_promotions(before, origin, victim)
             capture = self._choose(before, moves) if moves else None
             if capture is None:
