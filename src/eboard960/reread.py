@@ -12,7 +12,7 @@ first reading that follows the board to the end and recovers moves.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import chess
 
@@ -46,12 +46,14 @@ class Reading:
         return sum(len(game.end().board().move_stack) for game in self.recognizer.games())
 
 
-def read(start: chess.Board, events: Sequence[tuple[int, SquareEvent]], end_line: int, *,
-         takebacks: bool = True, give_up: int | None = None) -> Reading | None:
-    """Feed `events` ((capture line, event) pairs) to a fresh recognizer.
+class _GaveUp(Exception):
+    """A trial reading stayed unexplained too long to be the one that follows the board."""
 
-    With `give_up`, None once the board has stayed unexplained for that many events.
-    """
+
+def read(start: chess.Board, events: Sequence[tuple[int, SquareEvent]], end_line: int, *,
+         takebacks: bool = True, give_up: int | None = None) -> Reading:
+    """Feed `events` ((capture line, event) pairs) to a fresh recognizer; with `give_up`, stop (raising
+    `_GaveUp`) once the board has stayed unexplained for that many events."""
     recognizer = Recognizer(start, takebacks=takebacks)
     reports: list[tuple[int, Report]] = []
     since = 0  # the index of the event that made the board unexplained, while it is
@@ -64,7 +66,7 @@ def read(start: chess.Board, events: Sequence[tuple[int, SquareEvent]], end_line
         if recognizer.mode is not Mode.ILLEGAL:
             since = index + 1
         elif give_up is not None and index - since >= give_up:
-            return None
+            raise _GaveUp
     reports += [(end_line, report) for report in recognizer.finish()]
     lost = _lost_from(recognizer, since, after_move)
     least = MIN_LOST if recognizer.mode is Mode.ILLEGAL else MIN_LOST_IN_HAND
@@ -82,8 +84,11 @@ def reread(start: chess.Board, events: Sequence[tuple[int, SquareEvent]], end_li
     plies = first.plies
     for index in range(first.lost_at, max(first.lost_at - LOOK_BACK, -1), -1):
         for trial, slip in _trials(events, index):
-            reading = read(start, trial, end_line, takebacks=takebacks, give_up=GIVE_UP)
-            if reading is not None and _followed(reading.recognizer) and reading.plies > plies:
+            try:
+                reading = read(start, trial, end_line, takebacks=takebacks, give_up=GIVE_UP)
+            except _GaveUp:
+                continue
+            if _followed(reading.recognizer) and reading.plies > plies:
                 reading.slip = slip
                 return reading
     return None
@@ -98,7 +103,8 @@ def _trials(events: Sequence[tuple[int, SquareEvent]],
         if (isinstance(event, PIECE_EVENTS) and isinstance(following, PIECE_EVENTS)
                 and following.t - event.t <= SWAP_SECONDS):
             lines = f"line {line}" if line == next_line else f"lines {line} and {next_line}"
-            yield ([*events[:index], events[index + 1], events[index], *events[index + 2:]],
+            swapped = [(next_line, replace(following, t=event.t)), (line, replace(event, t=following.t))]
+            yield ([*events[:index], *swapped, *events[index + 2:]],
                    f"the two reports of {lines} taken the other way round")
     if isinstance(event, SLIPS):
         yield [*events[:index], *events[index + 1:]], f"the report of line {line} left out"
