@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import io
 import json
+import random
 from pathlib import Path
 
 import chess
 import chess.pgn
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from eboard960.capture import read_capture
+from eboard960.choreography import human_game, random_game
 from eboard960.cli import main
 from eboard960.events import PieceLifted, PiecePlaced, SquareEvent
 from eboard960.reread import read, reread
@@ -111,3 +115,17 @@ def test_a_castling_cut_off_by_the_end_of_the_recording_is_not_completed(tmp_pat
     assert moves == ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"]
     assert status == 1
     assert "warning" not in err and "ends away from the game" in err
+
+
+@settings(max_examples=8, deadline=None)
+@given(number=st.integers(0, 959), seed=st.integers(0, 2**32 - 1))
+def test_a_recording_stopped_at_any_moment_needs_no_second_reading(number: int, seed: int) -> None:
+    """However a recording of a game the recognizer follows ends (a crash, a kill, a castling half made),
+    nothing was lost: a second reading never completes a move the recording cut off."""
+    rng = random.Random(seed)
+    start = chess.Board.from_chess960_pos(number)
+    moves = random_game(start, rng, max_plies=30)
+    items = list(enumerate(human_game(start, moves, rng, noise_rate=0.2, clock_rate=0.5), start=2))
+    for cut in range(1, len(items) + 1):
+        assert read(start, items[:cut], cut + 1).lost_at is None, f"cut after line {cut + 1}"
+    assert read(start, items, len(items) + 2).recognizer.board.move_stack == moves
