@@ -18,15 +18,13 @@ import chess
 
 from eboard960.events import ButtonPressed, PieceLifted, PiecePlaced, SquareEvent
 from eboard960.recognizer import IllegalPosition, MoveRecognized, Recognizer, Report
+from eboard960.recognizer.machine import CLOCK_BUTTONS
 from eboard960.recognizer.table import Mode
 
 SWAP_SECONDS = 0.6  # two piece reports this close together may have come the other way round
 LOOK_BACK = 80  # events before the loss where the slip is looked for
 GIVE_UP = 40  # a trial reading still unexplained after this many events is dropped
-# Play went on after the loss, so moves were lost, if at least this many pieces moved after it:
-MIN_LOST = 3  # after the board became unexplained; fewer is a king laid down to resign
-MIN_LOST_IN_HAND = 8  # after the last move, with pieces in hand at the end; a move the recording cut off
-#                       has at most a castling's four reports, and a touch or two
+MIN_LOST = 8  # piece reports after the loss that show play went on, if no clock press confirmed a move
 
 PIECE_EVENTS = (PieceLifted, PiecePlaced)
 SLIPS = (PieceLifted, PiecePlaced, ButtonPressed)  # reports a second reading may leave out
@@ -57,22 +55,20 @@ def read(start: chess.Board, events: Sequence[tuple[int, SquareEvent]], end_line
     recognizer = Recognizer(start, takebacks=takebacks)
     reports: list[tuple[int, Report]] = []
     since = 0  # the index of the event that made the board unexplained, while it is
-    after_move = 0  # the index of the event after the last that committed a move
+    after_move = 0  # the index of the event after the last that made or committed a move
+    shown = None
     for index, (line, event) in enumerate(events):
         new = recognizer.feed(event)
         reports += [(line, report) for report in new]
-        if any(isinstance(report, MoveRecognized) for report in new):
-            after_move = index + 1
+        if recognizer.open_move != shown or any(isinstance(report, MoveRecognized) for report in new):
+            shown, after_move = recognizer.open_move, index + 1
         if recognizer.mode is not Mode.ILLEGAL:
             since = index + 1
         elif give_up is not None and index - since >= give_up:
             raise _GaveUp
     reports += [(end_line, report) for report in recognizer.finish()]
     lost = _lost_from(recognizer, since, after_move)
-    least = MIN_LOST if recognizer.mode is Mode.ILLEGAL else MIN_LOST_IN_HAND
-    if lost is not None and sum(isinstance(event, PIECE_EVENTS) for _, event in events[lost:]) < least:
-        lost = None
-    return Reading(recognizer, reports, lost)
+    return Reading(recognizer, reports, lost if lost is not None and _play_went_on(events[lost:]) else None)
 
 
 def reread(start: chess.Board, events: Sequence[tuple[int, SquareEvent]], end_line: int, first: Reading, *,
@@ -112,12 +108,23 @@ def _trials(events: Sequence[tuple[int, SquareEvent]],
 
 def _lost_from(recognizer: Recognizer, unexplained_since: int, after_move: int) -> int | None:
     """Where a reading lost the board: where it became unexplained for good, or after the last move it
-    committed when it ends with pieces read as in hand for good."""
+    made when it ends with pieces read as in hand for good."""
     if recognizer.mode is Mode.ILLEGAL:
         return unexplained_since
     if recognizer.mode is not Mode.GAME_OVER and away_from_game(recognizer) is not None:
         return after_move
     return None
+
+
+def _play_went_on(events: Sequence[tuple[int, SquareEvent]]) -> bool:
+    """Did play go on after the loss: a clock press after a piece was placed, or many pieces moved?
+    Less is a king laid down to resign, or a move the recording cut off, which lost nothing."""
+    placed = False
+    for _, event in events:
+        placed = placed or isinstance(event, PiecePlaced)
+        if placed and isinstance(event, ButtonPressed) and event.button in CLOCK_BUTTONS:
+            return True
+    return sum(isinstance(event, PIECE_EVENTS) for _, event in events) >= MIN_LOST
 
 
 def away_from_game(recognizer: Recognizer) -> IllegalPosition | None:
