@@ -12,6 +12,7 @@ first reading that follows the board to the end and recovers moves.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from copy import deepcopy
 from dataclasses import dataclass, replace
 
 import chess
@@ -23,7 +24,8 @@ from eboard960.recognizer.table import Mode
 
 SWAP_SECONDS = 0.6  # two piece reports this close together may have come the other way round
 LOOK_BACK = 80  # events before the loss where the slip is looked for
-GIVE_UP = 40  # a trial reading still unexplained after this many events is dropped
+GIVE_UP = 40  # a trial reading is dropped once it finds this many events unexplained after its slip,
+GIVE_UP_PRESSES = 2  # or this many clock presses (each searches three moves deep for what the board shows)
 MIN_LOST = 8  # piece reports after the loss that show play went on, if no clock press confirmed a move
 
 PIECE_EVENTS = (PieceLifted, PiecePlaced)
@@ -48,27 +50,57 @@ class _GaveUp(Exception):
     """A trial reading stayed unexplained too long to be the one that follows the board."""
 
 
-def read(start: chess.Board, events: Sequence[tuple[int, SquareEvent]], end_line: int, *,
-         takebacks: bool = True, give_up: int | None = None) -> Reading:
-    """Feed `events` ((capture line, event) pairs) to a fresh recognizer; with `give_up`, stop (raising
-    `_GaveUp`) once the board has stayed unexplained for that many events."""
-    recognizer = Recognizer(start, takebacks=takebacks)
-    reports: list[tuple[int, Report]] = []
-    since = 0  # the index of the event that made the board unexplained, while it is
-    after_move = 0  # the index of the event after the last that made or committed a move
-    shown = None
-    for index, (line, event) in enumerate(events):
+class _Reader:
+    """A recognizer part way through a capture's events, with what shows where it lost the board.
+
+    A second reading starts from a copy of the first one's reader at the slip, not from the start.
+    """
+
+    def __init__(self, start: chess.Board, takebacks: bool) -> None:
+        self.recognizer = Recognizer(start, takebacks=takebacks)
+        self.reports: list[tuple[int, Report]] = []
+        self.since = 0  # the index of the event that made the board unexplained, while it is
+        self.after_move = 0  # the index of the event after the last that made or committed a move
+        self.shown: chess.Move | None = None
+        self.unexplained = 0  # events a trial found unexplained, after its slip
+        self.pressed_unexplained = 0  # clock presses among them
+
+    def feed(self, index: int, line: int, event: SquareEvent, trial: bool = False) -> None:
+        """Feed one event; in a `trial` (a second reading, after its slip) raise `_GaveUp` once it is lost."""
+        recognizer = self.recognizer
+        if trial and isinstance(event, ButtonPressed) and recognizer.mode is Mode.ILLEGAL:
+            self.pressed_unexplained += 1
+            if self.pressed_unexplained >= GIVE_UP_PRESSES:
+                raise _GaveUp
         new = recognizer.feed(event)
-        reports += [(line, report) for report in new]
-        if recognizer.open_move != shown or any(isinstance(report, MoveRecognized) for report in new):
-            shown, after_move = recognizer.open_move, index + 1
+        if new:
+            self.reports += [(line, report) for report in new]
+            if any(isinstance(report, MoveRecognized) for report in new):
+                self.after_move = index + 1
+        if recognizer.open_move is not self.shown:
+            self.shown, self.after_move = recognizer.open_move, index + 1
         if recognizer.mode is not Mode.ILLEGAL:
-            since = index + 1
-        elif give_up is not None and index - since >= give_up:
-            raise _GaveUp
-    reports += [(end_line, report) for report in recognizer.finish()]
-    lost = _lost_from(recognizer, since, after_move)
-    return Reading(recognizer, reports, lost if lost is not None and _play_went_on(events[lost:]) else None)
+            self.since = index + 1
+        elif trial:
+            self.unexplained += 1
+            if self.unexplained >= GIVE_UP:
+                raise _GaveUp
+
+    def finish(self, events: Sequence[tuple[int, SquareEvent]], end_line: int) -> Reading:
+        recognizer = self.recognizer
+        self.reports += [(end_line, report) for report in recognizer.finish()]
+        lost = _lost_from(recognizer, self.since, self.after_move)
+        lost = lost if lost is not None and _play_went_on(events[lost:]) else None
+        return Reading(recognizer, self.reports, lost)
+
+
+def read(start: chess.Board, events: Sequence[tuple[int, SquareEvent]], end_line: int, *,
+         takebacks: bool = True) -> Reading:
+    """Feed `events` ((capture line, event) pairs) to a fresh recognizer."""
+    reader = _Reader(start, takebacks)
+    for index, (line, event) in enumerate(events):
+        reader.feed(index, line, event)
+    return reader.finish(events, end_line)
 
 
 def reread(start: chess.Board, events: Sequence[tuple[int, SquareEvent]], end_line: int, first: Reading, *,
@@ -77,13 +109,22 @@ def reread(start: chess.Board, events: Sequence[tuple[int, SquareEvent]], end_li
     `first`, or None when `first` lost nothing or no such slip is found."""
     if first.lost_at is None:
         return None
+    lowest = max(first.lost_at - LOOK_BACK, 0)
+    reader, at_slip = _Reader(start, takebacks), {}
+    for index, (line, event) in enumerate(events[:first.lost_at + 1]):
+        if index >= lowest:
+            at_slip[index] = deepcopy(reader)
+        reader.feed(index, line, event)
     plies = first.plies
-    for index in range(first.lost_at, max(first.lost_at - LOOK_BACK, -1), -1):
+    for index in range(first.lost_at, lowest - 1, -1):
         for trial, slip in _trials(events, index):
+            reader = deepcopy(at_slip[index])
             try:
-                reading = read(start, trial, end_line, takebacks=takebacks, give_up=GIVE_UP)
+                for later in range(index, len(trial)):
+                    reader.feed(later, *trial[later], trial=True)
             except _GaveUp:
                 continue
+            reading = reader.finish(trial, end_line)
             if _followed(reading.recognizer) and reading.plies > plies:
                 reading.slip = slip
                 return reading
