@@ -944,3 +944,24 @@ def test_a_quick_recapture_on_the_square_of_a_capture_placed_first_or_itself_qui
     quick = [lift("g4", 1), lift("f6", 1.9), place("f6", 2.0)]
     assert moves_made(fen, [*placed_first, *recapture]) == ["Nxf6+", "gxf6", "Kd1"]
     assert moves_made(fen, [*quick, *recapture]) == ["Nxf6+", "gxf6", "Kd1"]
+
+
+# ---------------------------------------------------------------- a piece set down across two squares
+
+
+def test_a_capturer_set_down_touching_a_square_it_could_also_go_to() -> None:
+    """Found failing (a seventh generator, which scans a simulated board): Qxd5 shown, then the queen,
+    set down off-centre, also lit d4 for 80 ms. With d4 empty again at the clock, the board shows Qxd5, not
+    Qd4 with the queen in hand."""
+    events = [lift("d5", 1.0), lift("d1", 1.5), place("d5", 2.0), place("d4", 2.0005), lift("d4", 2.08),
+              press("white", 3.0)]
+    assert sans(TWO_VICTIMS, events) == ["Qxd5"]
+
+
+def test_a_capture_quicker_than_a_bounce_set_down_touching_another_square() -> None:
+    """Found failing (the same generator): the knight off and the queen down within 0.1 s (a bounce by
+    the spec's table), the queen also lighting d4 as it landed. At the clock, with d4 empty again, that
+    is the quick capture."""
+    events = [lift("d1", 1.0), lift("d5", 1.5), place("d5", 1.6), place("d4", 1.6005), lift("d4", 1.7),
+              press("white", 2.5)]
+    assert sans(TWO_VICTIMS, events) == ["Qxd5"]

@@ -21,6 +21,7 @@ from eboard960.recognizer.explain import (
     after_move,
     castling_shapes,
     matching_moves,
+    occupancy_after,
     successors,
     with_promotions,
 )
@@ -105,10 +106,29 @@ class Hindsight:
         the other side began) shows a capture from its origin instead."""
         capture = self._capture_in_hand(occupied, reply_follows)
         if capture is None:
+            if not reply_follows:  # else the reply chose among the earlier open moves (`_take_alternative`)
+                self._back_to_earlier(occupied)
             self._fire("commit")
             return
         self._fire("retract")
         self._commit_latent(capture, reply_follows)
+
+    def _back_to_earlier(self, occupied: chess.Bitboard) -> None:
+        """At the mover's clock or the end of input, the open move's piece was picked up again and never
+        landed, and `occupied` is an earlier open move made: the piece only brushed that square as it was set
+        down (a straddle). That earlier move is the one made."""
+        move, segment = self._open, self._segment_open
+        target = chess.BB_SQUARES[move.to_square]
+        if not segment.lifted & target or occupied & target:
+            return
+        for earlier, earlier_segment in reversed(self._alternatives):
+            if occupancy_after(self._board, earlier, self._shapes) == occupied and self._agrees(
+                after_move(self._board, earlier), self._pieces
+            ):
+                self._open_kind = "show_move"
+                self._set_open(earlier)
+                self._segment_open = earlier_segment
+                return
 
     def _capture_in_hand(self, occupied: chess.Bitboard, reply_follows: bool) -> chess.Move | None:
         """A slide or a change of mind into a capture whose victim was swept off quicker than a bounce:
@@ -130,13 +150,16 @@ class Hindsight:
         ):
             return None
         victims = occupied & board.occupied_co[not board.turn]  # one may be lifted by the reply by now
-        for to in reversed(segment.order):
-            if victims & chess.BB_SQUARES[to] and segment.bounced_while_empty(to, move.to_square):
-                moves = with_promotions(board, move.from_square, to)
-                if moves and (capture := self._choose(board, moves)) is not None and (
-                    not placed_first or self._lands_after(capture, chess.lsb(placed_first))
-                ):
-                    return capture
+        # bounced while the open move's square was empty after it was shown, or before it was shown while
+        # the piece was in hand (it touched that square as it was set down: a straddle)
+        for evidence, empty in ((segment, move.to_square), (self._segment, move.from_square)):
+            for to in reversed(evidence.order):
+                if victims & chess.BB_SQUARES[to] and evidence.bounced_while_empty(to, empty):
+                    moves = with_promotions(board, move.from_square, to)
+                    if moves and (capture := self._choose(board, moves)) is not None and (
+                        not placed_first or self._lands_after(capture, chess.lsb(placed_first))
+                    ):
+                        return capture
         return None
 
     def _lands_after(self, move: chess.Move, square: chess.Square) -> bool:
