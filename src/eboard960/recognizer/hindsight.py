@@ -150,11 +150,12 @@ class Hindsight:
         ):
             return None
         victims = occupied & board.occupied_co[not board.turn]  # one may be lifted by the reply by now
-        # bounced while the open move's square was empty after it was shown, or before it was shown while
-        # the piece was in hand (it touched that square as it was set down: a straddle)
-        for evidence, empty in ((segment, move.to_square), (self._segment, move.from_square)):
+        # bounced while the open move's square was empty: after it was shown, or before, with the piece in
+        # hand (it touched that square too as it was set down: a straddle)
+        in_hand = ((segment, (move.to_square,)), (self._segment, (move.to_square, move.from_square)))
+        for evidence, empty in in_hand:
             for to in reversed(evidence.order):
-                if victims & chess.BB_SQUARES[to] and evidence.bounced_while_empty(to, empty):
+                if victims & chess.BB_SQUARES[to] and all(evidence.bounced_while_empty(to, e) for e in empty):
                     moves = with_promotions(board, move.from_square, to)
                     if moves and (capture := self._choose(board, moves)) is not None and (
                         not placed_first or self._lands_after(capture, chess.lsb(placed_first))
