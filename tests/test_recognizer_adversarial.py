@@ -965,3 +965,13 @@ def test_a_capture_quicker_than_a_bounce_set_down_touching_another_square() -> N
     events = [lift("d1", 1.0), lift("d5", 1.5), place("d5", 1.6), place("d4", 1.6005), lift("d4", 1.7),
               press("white", 2.5)]
     assert sans(TWO_VICTIMS, events) == ["Qxd5"]
+
+
+def test_a_capturer_set_down_across_its_victims_square_on_a_board_that_identifies_pieces() -> None:
+    """Found failing (the same generator, DGT): the rook from f1 lights f6 as it comes down, and the board
+    reports it replacing the black rook on f7 in one message (decoded as the rook's lift and the white
+    rook's place at one instant). That is Rxf7 on its way, not Black lifting its rook."""
+    fen = "5r1k/5r2/8/8/8/8/8/5RK1 w - - 0 1"
+    events = [lift("f1", 1.0), place("f6", 1.5, "R"), lift("f7", 1.505), place("f7", 1.505, "R"),
+              lift("f6", 2.1), press("white", 3.0)]
+    assert sans(fen, events) == ["Rxf7"]

@@ -25,7 +25,7 @@ from eboard960.recognizer.table import Mode
 SWAP_SECONDS = 0.6  # two piece reports this close together may have come the other way round
 LOOK_BACK = 80  # events before the loss where the slip is looked for
 GIVE_UP = 40  # a trial reading is dropped once it finds this many events unexplained after its slip,
-GIVE_UP_PRESSES = 2  # or this many clock presses (each searches three moves deep for what the board shows)
+GIVE_UP_PRESSES = 4  # or this many clock presses on it (each searches three moves deep for the board)
 MIN_LOST = 8  # piece reports after the loss that show play went on, if no clock press confirmed a move
 
 PIECE_EVENTS = (PieceLifted, PiecePlaced)

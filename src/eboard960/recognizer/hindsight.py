@@ -91,15 +91,20 @@ class Hindsight:
 
     def _captures_instead(self, event: SquareEvent | None) -> bool:
         """Is `event` the open move's piece, picked up again, landing on the square of the other side's
-        piece just lifted: a change of mind or a slide into a capture, not the other side's move?"""
+        piece just lifted: a change of mind or a slide into a capture, not the other side's move? On a board
+        that identifies pieces, the piece may also still touch the open move's square (set down across two
+        squares): the board then reports it replacing the other side's piece, in one message."""
         move, board = self._open, self._board
         if not isinstance(event, PiecePlaced) or board.is_castling(move) or self._last_lift is None:
             return False
         square, target = self._map(event.square), chess.BB_SQUARES[move.to_square]
         in_hand = bool(self._segment_open.lifted & target) and not self._occupied & target
+        replaced = event.piece is not None and event.t == self._last_lift[1] and (
+            event.piece.piece_type == board.piece_type_at(move.from_square))
         ours = event.piece is None or event.piece.color == board.turn
         lifted_there = square == self._last_lift[0]
-        return in_hand and ours and lifted_there and bool(with_promotions(board, move.from_square, square))
+        return ((in_hand or replaced) and ours and lifted_there
+                and bool(with_promotions(board, move.from_square, square)))
 
     def _commit_open(self, occupied: chess.Bitboard, reply_follows: bool) -> None:
         """Make the open move final, unless its piece is in hand again and `occupied` (the board before
