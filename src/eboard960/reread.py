@@ -38,7 +38,7 @@ class Reading:
 
     recognizer: Recognizer
     reports: list[tuple[int, Report]]
-    lost_at: int | None  # the index of the event from which the board stayed unexplained, if moves were lost
+    lost_at: int | None  # the index of the event where it lost the board, if play went on after it
     slip: str = ""  # what this reading undid, for a second reading
 
     @property
