@@ -975,3 +975,14 @@ def test_a_capturer_set_down_across_its_victims_square_on_a_board_that_identifie
     events = [lift("f1", 1.0), place("f6", 1.5, "R"), lift("f7", 1.505), place("f7", 1.505, "R"),
               lift("f6", 2.1), press("white", 3.0)]
     assert sans(fen, events) == ["Rxf7"]
+
+
+def test_a_reply_placed_first_after_a_capture_is_no_move_the_named_piece_cannot_make() -> None:
+    """Found failing (the property test's generator): Qxd5, then Black shows Qd4 before lifting e5,
+    then White shows Nc7+ before lifting e6. Up to the knight, the queen going to d4 instead (d5 only
+    touched) and Black's queen in hand read the same. The board names the knight on c7: no reply of
+    Black's lands a white knight there, so the board shows Qxd5 Qd4 and the knight on its way."""
+    fen = "6k1/8/4N3/3pq3/2Q5/8/8/7K w - - 0 1"
+    events = [lift("d5", 1.0), lift("c4", 1.9), place("d5", 3.3), place("d4", 4.5), lift("e5", 4.6),
+              place("c7", 5.2, "N"), lift("e6", 5.45)]
+    assert sans(fen, events) == ["Qxd5", "Qd4", "Nc7+"]

@@ -25,6 +25,9 @@ def recognised(start: chess.Board, events: list) -> list[chess.Move]:
        noise=st.sampled_from([0.0, 0.2, 0.5]), clock=st.sampled_from([0.0, 0.5, 1.0]))
 # a bounce long before a capture, with no clock press since, is no sign the capture was quicker than a bounce
 @example(number=77, seed=5652, noise=0.2, clock=0.0)
+# after a capture, the other side's reply and the next move both shown before their lifts; the board names the
+# knight of the second
+@example(number=837, seed=2282862683, noise=0.2, clock=0.0)
 def test_random_games_made_by_hand_replay_exactly(number: int, seed: int, noise: float, clock: float) -> None:
     rng = random.Random(seed)
     start = chess.Board.from_chess960_pos(number)

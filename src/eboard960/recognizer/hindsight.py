@@ -63,17 +63,22 @@ class Hindsight:
 
     def _take_alternative(self, event: SquareEvent | None) -> None:
         """The other side began (`event` came next): prefer an earlier open move that its complete reply
-        explains, unless `event` lands the reply to the open move as it stands. A capture replaced because
-        its victim stood, touched with the capturer in hand, stays replaced if the reply's first lift came too
-        late to end a move placed first, and the reply goes on on the board (not with a clock press)."""
-        landed = self._occupied
-        if isinstance(event, PiecePlaced):
-            landed |= chess.BB_SQUARES[self._map(event.square)]
-        if not self._alternatives or any(
-            matching_moves(self._after(), occupied, self._segment_open, self._shapes_open())
-            for occupied in {self._occupied, landed}
-        ):
+        explains, unless `event` lands the reply to the open move as it stands (the piece the board names, if
+        it names one). A capture replaced because its victim stood, touched with the capturer in hand, stays
+        replaced if the reply's first lift came too late to end a move placed first, and the reply goes on on
+        the board (not with a clock press)."""
+        if not self._alternatives:
             return
+        played, shapes = self._after(), self._shapes_open()
+        if matching_moves(played, self._occupied, self._segment_open, shapes):
+            return
+        if isinstance(event, PiecePlaced):
+            square = self._map(event.square)
+            landed = self._occupied | chess.BB_SQUARES[square]
+            named = {square: event.piece} if event.piece is not None else {}
+            if any(self._agrees(after_move(played, reply), named)
+                   for reply in matching_moves(played, landed, self._segment_open, shapes)):
+                return
         late = self._t - self._open_at > PLACED_FIRST_SECONDS
         under_way = late and isinstance(event, PiecePlaced | PieceLifted)
         for move, segment in reversed(self._alternatives):
