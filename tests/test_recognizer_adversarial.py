@@ -730,6 +730,20 @@ def test_a_capture_victim_first_then_a_reply_placed_before_a_late_lift() -> None
     assert moves_made(fen, [*capture, *reply]) == ["Qxh1", "Bg2", "d5"]
 
 
+def test_a_capture_victim_first_then_a_reply_and_the_next_move_both_placed_first() -> None:
+    """Found failing (the property test's generator, position 837): Qxd5 victim first, Black's queen shown
+    on d4 before e5 emptied, then White's knight shown on c7 before e6 emptied. Up to the knight, the queen
+    going to d4 with d5 only touched, and Black's queen in hand, read the same; the knight's place then
+    also lands Black's queen on c7. A victim lifted before the capturer left was no touch, so the capture
+    stands, however late the lift of e5; the board naming the knight says so too."""
+    fen = "6k1/8/4N3/3pq3/2Q5/8/8/7K w - - 0 1"
+    capture = [lift("d5", 1.0), lift("c4", 1.9), place("d5", 3.3)]
+    for lifted in (4.6, 5.1):
+        for knight in ("N", None):
+            replies = [place("d4", 4.5), lift("e5", lifted), place("c7", 5.2, knight), lift("e6", 5.45)]
+            assert sans(fen, [*capture, *replies]) == ["Qxd5", "Qd4", "Nc7+"]
+
+
 def test_a_castling_completed_after_a_touch_of_the_other_sides_piece_made_its_first_half_final() -> None:
     """Found failing (the first outside generator, DGT): Kf1-g1, the first half of O-O and an ordinary move,
     then Black's knight lifted and put back 0.5 s later (a touch, which makes Kg1 final), then the rook to
@@ -976,13 +990,3 @@ def test_a_capturer_set_down_across_its_victims_square_on_a_board_that_identifie
               lift("f6", 2.1), press("white", 3.0)]
     assert sans(fen, events) == ["Rxf7"]
 
-
-def test_a_reply_placed_first_after_a_capture_is_no_move_the_named_piece_cannot_make() -> None:
-    """Found failing (the property test's generator): Qxd5, then Black shows Qd4 before lifting e5,
-    then White shows Nc7+ before lifting e6. Up to the knight, the queen going to d4 instead (d5 only
-    touched) and Black's queen in hand read the same. The board names the knight on c7: no reply of
-    Black's lands a white knight there, so the board shows Qxd5 Qd4 and the knight on its way."""
-    fen = "6k1/8/4N3/3pq3/2Q5/8/8/7K w - - 0 1"
-    events = [lift("d5", 1.0), lift("c4", 1.9), place("d5", 3.3), place("d4", 4.5), lift("e5", 4.6),
-              place("c7", 5.2, "N"), lift("e6", 5.45)]
-    assert sans(fen, events) == ["Qxd5", "Qd4", "Nc7+"]

@@ -18,6 +18,7 @@ import chess
 from eboard960.events import PieceLifted, PiecePlaced, SquareEvent
 from eboard960.recognizer.evidence import Segment
 from eboard960.recognizer.explain import (
+    CastlingShape,
     after_move,
     castling_shapes,
     matching_moves,
@@ -64,28 +65,25 @@ class Hindsight:
     def _take_alternative(self, event: SquareEvent | None) -> None:
         """The other side began (`event` came next): prefer an earlier open move that its complete reply
         explains, unless `event` lands the reply to the open move as it stands (the piece the board names, if
-        it names one). A capture replaced because its victim stood, touched with the capturer in hand, stays
-        replaced if the reply's first lift came too late to end a move placed first, and the reply goes on on
-        the board (not with a clock press)."""
+        it names one) and that earlier move is no capture whose victim left before the capturer did. A capture
+        replaced because its victim stood, touched with the capturer in hand, stays replaced if the reply's
+        first lift came too late to end a move placed first, and the reply goes on on the board (not with a
+        clock press)."""
         if not self._alternatives:
             return
         played, shapes = self._after(), self._shapes_open()
         if matching_moves(played, self._occupied, self._segment_open, shapes):
             return
-        if isinstance(event, PiecePlaced):
-            square = self._map(event.square)
-            landed = self._occupied | chess.BB_SQUARES[square]
-            named = {square: event.piece} if event.piece is not None else {}
-            if any(self._agrees(after_move(played, reply), named)
-                   for reply in matching_moves(played, landed, self._segment_open, shapes)):
-                return
+        lands_reply = isinstance(event, PiecePlaced) and self._lands_reply(played, shapes, event)
         late = self._t - self._open_at > PLACED_FIRST_SECONDS
         under_way = late and isinstance(event, PiecePlaced | PieceLifted)
         for move, segment in reversed(self._alternatives):
-            if under_way and self._only_touched(move, self._open) and (
-                self._segment.left_before(move.to_square, move.from_square)  # with the capturer in hand
-            ):
-                continue  # the victim was only touched
+            if self._only_touched(move, self._open):
+                in_hand = self._segment.left_before(move.to_square, move.from_square)  # the capturer in hand
+                if in_hand and (under_way or lands_reply):
+                    continue  # the victim was only touched
+            elif lands_reply:
+                continue
             after = after_move(self._board, move)
             replies = matching_moves(after, self._occupied, segment, castling_shapes(after))
             if replies and self._choose(after, replies) is not None:  # and the pieces reported agree
@@ -93,6 +91,16 @@ class Hindsight:
                 self._set_open(move)
                 self._segment_open = segment
                 return
+
+    def _lands_reply(
+        self, played: chess.Board, shapes: tuple[CastlingShape, ...], event: PiecePlaced
+    ) -> bool:
+        """Does `event` land a reply to the open move, `played`, with the piece the board names if any?"""
+        square = self._map(event.square)
+        landed = self._occupied | chess.BB_SQUARES[square]
+        named = {square: event.piece} if event.piece is not None else {}
+        return any(self._agrees(after_move(played, reply), named)
+                   for reply in matching_moves(played, landed, self._segment_open, shapes))
 
     def _captures_instead(self, event: SquareEvent | None) -> bool:
         """Is `event` the open move's piece, picked up again, landing on the square of the other side's
