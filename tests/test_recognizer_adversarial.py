@@ -989,4 +989,3 @@ def test_a_capturer_set_down_across_its_victims_square_on_a_board_that_identifie
     events = [lift("f1", 1.0), place("f6", 1.5, "R"), lift("f7", 1.505), place("f7", 1.505, "R"),
               lift("f6", 2.1), press("white", 3.0)]
     assert sans(fen, events) == ["Rxf7"]
-

@@ -64,11 +64,11 @@ class Hindsight:
 
     def _take_alternative(self, event: SquareEvent | None) -> None:
         """The other side began (`event` came next): prefer an earlier open move that its complete reply
-        explains, unless `event` lands the reply to the open move as it stands (the piece the board names, if
-        it names one) and that earlier move is no capture whose victim left before the capturer did. A capture
-        replaced because its victim stood, touched with the capturer in hand, stays replaced if the reply's
-        first lift came too late to end a move placed first, and the reply goes on on the board (not with a
-        clock press)."""
+        explains. The open move stays if `event` lands a reply to it (the piece the board names, if it names
+        one), unless the earlier move is a capture whose victim left before the capturer did: that victim was
+        no touch. A capture replaced because its victim stood, touched with the capturer in hand, also stays
+        replaced if the reply's first lift came too late to end a move placed first, and the reply goes on on
+        the board (not with a clock press)."""
         if not self._alternatives:
             return
         played, shapes = self._after(), self._shapes_open()
