@@ -98,9 +98,10 @@ class Hindsight:
         """Does `event` land a reply to the open move, `played`, with the piece the board names if any?"""
         square = self._map(event.square)
         landed = self._occupied | chess.BB_SQUARES[square]
-        named = {square: event.piece} if event.piece is not None else {}
-        return any(self._agrees(after_move(played, reply), named)
-                   for reply in matching_moves(played, landed, self._segment_open, shapes))
+        replies = matching_moves(played, landed, self._segment_open, shapes)
+        if event.piece is None:
+            return bool(replies)
+        return any(after_move(played, reply).piece_at(square) == event.piece for reply in replies)
 
     def _captures_instead(self, event: SquareEvent | None) -> bool:
         """Is `event` the open move's piece, picked up again, landing on the square of the other side's
