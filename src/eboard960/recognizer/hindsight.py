@@ -28,6 +28,7 @@ from eboard960.recognizer.explain import (
 )
 from eboard960.recognizer.table import Mode
 
+BOUNCE_SECONDS = 0.25  # a lift and place of one square this close together is a sensor bounce
 # a place reported before its own lift comes from the board's scan order, or a slide: the samples' lifts
 # follow within 0.27 s; a lift later than this begins another hand movement
 PLACED_FIRST_SECONDS = 0.5
@@ -102,6 +103,28 @@ class Hindsight:
         if event.piece is None:
             return bool(replies)
         return any(after_move(played, reply).piece_at(square) == event.piece for reply in replies)
+
+    def _reopen_knocked(self, square: chess.Square, piece: chess.Piece | None) -> None:
+        """The other side's piece whose lift made the last move final is back on `square` within a bounce,
+        other reports between: it was knocked, which is nothing. If the move's piece was picked up again
+        meanwhile (a slide going on, a change of mind), the move is open again, its piece in hand."""
+        origin, lifted_at, plies, lifted_piece = self._knocked
+        if square != origin:
+            return
+        self._knocked = None
+        board = self._board
+        if (self._t - lifted_at > BOUNCE_SECONDS or len(board.move_stack) != plies or self._open is not None
+                or piece not in (None, lifted_piece)):
+            return
+        last = board.peek()
+        if board.is_castling(last) or self._occupied & chess.BB_SQUARES[last.to_square]:
+            return  # a castling half's partner is `_castling_completed`'s; a piece still there made the move
+        if self.mode is Mode.ILLEGAL:
+            self._fire("restore")
+        self._fire("take_back")
+        self._show(last)
+        self._segment_open = Segment(self._open_occupied)
+        self._segment_open.note_lift(last.to_square, self._occupied)
 
     def _captures_instead(self, event: SquareEvent | None) -> bool:
         """Is `event` the open move's piece, picked up again, landing on the square of the other side's

@@ -31,7 +31,7 @@ from eboard960.recognizer.explain import (
     occupancy_after,
     successors,
 )
-from eboard960.recognizer.hindsight import Hindsight
+from eboard960.recognizer.hindsight import BOUNCE_SECONDS, Hindsight
 from eboard960.recognizer.reports import (
     DrawClaimable,
     GameOver,
@@ -52,7 +52,6 @@ if TYPE_CHECKING:
 PROMOTION_BUTTONS = {"promote_q": chess.QUEEN, "promote_r": chess.ROOK,
                      "promote_b": chess.BISHOP, "promote_n": chess.KNIGHT}
 CLOCK_BUTTONS = {"white": chess.WHITE, "black": chess.BLACK}
-BOUNCE_SECONDS = 0.25  # a lift and place of one square this close together is a sensor bounce
 
 
 class Verdict(NamedTuple):
@@ -238,10 +237,12 @@ class Recognizer(Hindsight):
             return
         self._t = lifted_at
         self._take_alternative(event)
+        square, _, _, piece = self._last_lift
         if isinstance(event, PiecePlaced) and self._map(event.square) == self._open.to_square:
             self._fire("commit")  # the other side's piece takes the open move's, lifted as its victim
         else:
-            self._commit_open(self._occupied | chess.BB_SQUARES[self._last_lift[0]], reply_follows=True)
+            self._commit_open(self._occupied | chess.BB_SQUARES[square], reply_follows=True)
+        self._knocked = (square, lifted_at, len(self._board.move_stack), piece)
         self._settle(after_lift=True)  # the other side's move may already be on the board
 
     def _is_bounce(self, square: chess.Square, piece: chess.Piece | None, t: float) -> bool:
@@ -294,6 +295,8 @@ class Recognizer(Hindsight):
             segment.note_place(square, self._occupied)
         if piece is not None:
             self._pieces[square] = piece
+        if self._knocked is not None:
+            self._reopen_knocked(square, piece)
         if self._is_bounce(square, piece, self._t):
             self._bounced_since_press |= bit
             for segment in segments:
@@ -900,6 +903,8 @@ class Recognizer(Hindsight):
         self._repetitions: dict[tuple[object, ...], int] = {_repetition_key(self._board): 1}
         self._promotion = None
         self._late_promotion = False
+        # the other side's lift that made the last move final: its square, when, the moves then, its piece
+        self._knocked: tuple[chess.Square, float, int, chess.Piece | None] | None = None
         self._plies_at_press = 0  # the moves made before the last clock press, which confirmed them
         self._bounced_since_press: chess.Bitboard = 0  # squares that bounced since the last clock press
         self._touched_since_press: chess.Bitboard = 0  # squares emptied since the last clock press
