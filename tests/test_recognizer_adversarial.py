@@ -1011,3 +1011,29 @@ def test_a_knock_of_the_other_sides_piece_during_a_slide_does_not_end_the_move()
         assert moves_made(fen, [*slide, *reply]) == ["Qh5", "Nc6"]
     touched = [*slides[0][:5], place("d7", 10.6)]  # back later than a bounce: Black touched it, Qf3 stands
     assert moves_made(fen, [*touched, lift("g4", 10.7), place("f3", 10.8)]) == ["Qf3"]
+
+
+def test_a_piece_that_could_retake_wobbles_as_the_capturer_lands() -> None:
+    """Found failing (a wobble fuzz after the seventh generator's misses): Qxd5 with Black's e6 pawn (or d8
+    queen), which could retake on d5, lifted while the queen is in hand and back 0.1 s later, after the
+    queen landed. The landing with e6 empty read as Qxd5 and exd5 made at once; but one landing on d5 is the
+    queen's alone, so the wobble is nothing and Black's move is still to come."""
+    fen = "r1bqkbnr/pp3ppp/2n1p3/3p4/2P1P3/8/PP3PPP/RNBQKBNR w KQkq - 0 1"
+    reply = [lift("c6", 3.0), place("e5", 3.5)]
+    for neighbour in ("e6", "d8"):
+        wobble = [lift(neighbour, 1.11), place("d5", 1.2), place(neighbour, 1.21)]
+        for capture in ([lift("d5", 1.0), lift("d1", 1.1)], [lift("d1", 1.0), lift("d5", 1.1)]):
+            assert moves_made(fen, [*capture, *wobble, *reply]) == ["Qxd5", "Ne5"]
+            assert moves_made(fen, [*capture, *wobble, press("white", 2), *reply]) == ["Qxd5", "Ne5"]
+
+
+def test_of_several_pieces_lifted_that_one_piece_could_take_the_victim_is_where_it_landed() -> None:
+    """Found failing (the same fuzz): a piece the capturer could take, touched or knocked while the victim
+    is off, read as the victim because it comes first in square order. A square filled again while the
+    capturer still stood on its origin, or lifted and filled again within a bounce, is not where it landed."""
+    fen = "nr1kbnrb/p3pppp/1p6/2pp4/P1P1P1PP/8/1P1P1P2/NRQKBNRB b KQkq - 0 5"  # d5 takes c4 or e4
+    put_back_first = [lift("c4", 0.86), lift("e4", 1), place("c4", 1.05), lift("d5", 1.35), place("e4", 1.7)]
+    assert moves_made(fen, [*put_back_first, lift("c1", 3), place("c3", 3.5)]) == ["dxe4", "Qc3"]
+    fen = "qb1rn1br/pk1npppp/2p3B1/1p1p4/2PP3P/8/PP1NPPP1/Q1KRN1BR w - - 0 7"  # c4 takes d5 or b5
+    knocked = [lift("c4", 1.0), lift("d5", 1.35), lift("b5", 1.64), place("d5", 1.7), place("b5", 1.81)]
+    assert moves_made(fen, [*knocked, press("white", 2), lift("a7", 3), place("a6", 3.5)]) == ["cxd5", "a6"]

@@ -14,8 +14,8 @@ import chess
 class Segment:
     """Evidence gathered from the events since the board showed `base` (an occupancy)."""
 
-    __slots__ = ("base", "base_count", "bounced", "ever", "landed", "lifted", "order", "rebounced",
-                 "together", "when_lifted")
+    __slots__ = ("base", "base_count", "bounced", "ever", "landed", "landings", "lifted", "order",
+                 "rebounced", "together", "when_lifted")
 
     def __init__(self, base: chess.Bitboard) -> None:
         self.base = base
@@ -26,6 +26,7 @@ class Segment:
         self.rebounced: chess.Bitboard = 0  # squares that bounced more than once
         # for each square, every square that was full at some moment a piece landed on it
         self.landed: dict[chess.Square, chess.Bitboard] = {}
+        self.landings: dict[chess.Square, int] = {}  # how many pieces landed on each square
         self.together: list[chess.Bitboard] = []
         # for each square, every square that was empty at some moment it was emptied
         self.when_lifted: dict[chess.Square, chess.Bitboard] = {}
@@ -45,6 +46,7 @@ class Segment:
 
     def note_place(self, square: chess.Square, occupied: chess.Bitboard) -> None:
         self.landed[square] = self.landed.get(square, 0) | occupied
+        self.landings[square] = self.landings.get(square, 0) + 1
 
     def rest(self) -> None:
         """The board shows the reference position again: a touch ended, its lifts prove nothing."""

@@ -267,13 +267,21 @@ class Hindsight:
             after = after_move(board, move)
             if with_reply and self._lifted_after(after.occupied & ~occupied, frm) and not self._left_late(
                 move
-            ) and (matching_moves(after, occupied, segment, castling_shapes(after)) or self._quick_reply(
-                after, occupied, move
-            )):
+            ) and (self._replies(after, occupied, move) or self._quick_reply(after, occupied, move)):
                 return move
             if not with_reply and after.occupied == occupied:
                 return move
         return None
+
+    def _replies(self, after: chess.Board, occupied: chess.Bitboard, capture: chess.Move) -> list[chess.Move]:
+        """The replies to a latent `capture` that `occupied` shows. One that takes the capturer lands where it
+        landed: a single landing there (a neighbour wobbling as the capturer came down) is the capture's."""
+        segment = self._segment
+        replies = matching_moves(after, occupied, segment, castling_shapes(after))
+        square = capture.to_square
+        if segment.landings.get(square, 0) >= 2:
+            return replies
+        return [reply for reply in replies if reply.to_square != square]
 
     def _quick_reply(self, after: chess.Board, occupied: chess.Bitboard, capture: chess.Move) -> bool:
         """Is `occupied` a capture from `after` (once `capture` is made) quicker than a bounce under way: one

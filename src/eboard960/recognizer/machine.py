@@ -651,7 +651,18 @@ class Recognizer(Hindsight):
             for move in moves:
                 if move.promotion == wanted:
                     return move
-        return moves[0]
+        if first.to_square != moves[-1].to_square:
+            return min(moves, key=self._landing_doubt)  # several victims lifted: where did the piece land?
+        return first
+
+    def _landing_doubt(self, capture: chess.Move) -> tuple[bool, bool]:
+        """Of several pieces lifted that one piece could take, the victim is where it landed: not a square
+        filled again while it still stood on its origin, nor one lifted and filled again within a bounce
+        (knocked as the hand passed)."""
+        victim = capture.to_square
+        landed_first = self._segment.landed_before_left(victim, capture.from_square)
+        knocked = self._placed_at.get(victim, -1.0) - self._lifted_at.get(victim, self._t) <= BOUNCE_SECONDS
+        return landed_first, knocked
 
     def _piece_expected(self, square: chess.Square) -> chess.Piece | None:
         """What should stand on `square`: as identified, else as the game (and open move) says."""
