@@ -123,8 +123,10 @@ class Hindsight:
             self._fire("restore")
         self._fire("take_back")
         self._show(last)
-        self._segment_open = Segment(self._open_occupied)
-        self._segment_open.note_lift(last.to_square, self._occupied)
+        self._segment, self._segment_open = Segment(board.occupied), Segment(self._open_occupied)
+        for segment in (self._segment, self._segment_open):  # what is in hand now was lifted
+            for lifted in chess.scan_forward(segment.base & ~self._occupied):
+                segment.note_lift(lifted, self._occupied)
 
     def _captures_instead(self, event: SquareEvent | None) -> bool:
         """Is `event` the open move's piece, picked up again, landing on the square of the other side's

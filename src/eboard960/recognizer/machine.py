@@ -235,6 +235,9 @@ class Recognizer(Hindsight):
         )
         if bounced or self._open is None or self._captures_instead(event):
             return
+        if isinstance(event, PiecePlaced) and self._ends_knock(self._map(event.square), event.t):
+            self._other_side_lifted = lifted_at  # a neighbour knocked back in place: the next event decides
+            return
         self._t = lifted_at
         self._take_alternative(event)
         square, _, _, piece = self._last_lift
@@ -254,6 +257,15 @@ class Recognizer(Hindsight):
         lifted, at, index, lifted_piece = self._last_lift
         same_piece = piece is None or piece == lifted_piece
         return lifted == square and index == self._index and t - at <= BOUNCE_SECONDS and same_piece
+
+    def _ends_knock(self, square: chess.Square, t: float) -> bool:
+        """Is a place on `square` at `t` a piece knocked by the hand put back: lifted within `BOUNCE_SECONDS`,
+        other reports between, and neither the lift it follows nor the open move's?"""
+        return (
+            t - self._lifted_at.get(square, -1.0) <= BOUNCE_SECONDS and square != self._last_lift[0]
+            and square not in (self._open.from_square, self._open.to_square)
+            and not self._occupied & chess.BB_SQUARES[square]
+        )
 
     def _map(self, square: chess.Square) -> chess.Square:
         return 63 - square if self.rotated else square
@@ -559,8 +571,8 @@ class Recognizer(Hindsight):
         completing the castling it is the first half of, or, if a capture, by its piece landing elsewhere
         with the victim still there."""
         open_move = self._open
-        if open_move is None:
-            return True
+        if open_move is None or self._knocked_back(open_move.from_square):
+            return True  # its origin filled again within a bounce: a knock, and another piece placed
         if move is not None and self._board.is_castling(move):
             shape = next(s for s in self._shapes if s.move == move)
             if open_move.from_square in (shape.king_from, shape.rook_from):
@@ -578,6 +590,12 @@ class Recognizer(Hindsight):
             elif self._only_touched(open_move, move):
                 return True
         return bool(picked_up & targets)
+
+    def _knocked_back(self, square: chess.Square) -> bool:
+        """Was the piece on `square` lifted and put back within `BOUNCE_SECONDS`, and is it there now?"""
+        if not self._occupied & chess.BB_SQUARES[square]:
+            return False
+        return 0.0 <= self._placed_at.get(square, -1.0) - self._lifted_at.get(square, 0.0) <= BOUNCE_SECONDS
 
     def _only_touched(self, capture: chess.Move, move: chess.Move) -> bool:
         """Is `capture` one (not en passant) and `move` from its square to an empty one, with the capture's
