@@ -130,3 +130,36 @@ def test_a_recording_stopped_at_any_moment_is_not_read_again(number: int, seed: 
         first = read(start, items[:cut], cut + 1)
         assert reread(start, items[:cut], cut + 1, first) is None, f"cut after line {cut + 1}"
     assert read(start, items, len(items) + 2).recognizer.board.move_stack == moves
+
+
+def _quiet_game(plies: int, seed: int) -> str:
+    """A long game of moves that neither end it nor repeat a position, as 'L.. P..' (victims lifted first)."""
+    rng, board, spec = random.Random(seed), chess.Board(), []
+    while len(board.move_stack) < plies:
+        plain = [m for m in board.legal_moves
+                 if not (board.is_castling(m) or board.is_en_passant(m) or m.promotion)]
+        move = rng.choice(plain)
+        victim = f"L{chess.square_name(move.to_square)} " if board.piece_at(move.to_square) else ""
+        board.push(move)
+        if board.is_game_over() or board.is_repetition(2):
+            board.pop()
+            continue
+        spec.append(f"{victim}L{chess.square_name(move.from_square)} P{chess.square_name(move.to_square)}")
+    return " ".join(spec)
+
+
+def test_a_game_lost_after_a_long_one_is_read_again(tmp_path: Path, capsys) -> None:
+    """Found crashing (the eighth outside generator): a second reading copies the reader, and the games it
+    archived were copied node by node, too deep for Python's stack after a game of 200 plies."""
+    path = tmp_path / "session.jsonl"
+    first_game = records(_quiet_game(220, seed=7))
+    set_up = {"t": first_game[-1]["t"] + 1, "board": "x" * 16 + "." * 32 + "x" * 16}
+    second_game = [{**r, "t": r["t"] + set_up["t"]} for r in records(PHANTOM)]
+    lines = [{"capture": 1, "board": "events", "start": 518}, *first_game, set_up, *second_game]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    status = main(["replay", str(path)])
+    captured = capsys.readouterr()
+    pgn = io.StringIO(captured.out)
+    games = [chess.pgn.read_game(pgn), chess.pgn.read_game(pgn)]
+    assert [len(list(game.mainline_moves())) for game in games] == [220, len(RUY_LOPEZ)]
+    assert status == 0 and "read again with the report of line" in captured.err

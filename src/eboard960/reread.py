@@ -113,12 +113,12 @@ def reread(start: chess.Board, events: Sequence[tuple[int, SquareEvent]], end_li
     reader, at_slip = _Reader(start, takebacks), {}
     for index, (line, event) in enumerate(events[:first.lost_at + 1]):
         if index >= lowest:
-            at_slip[index] = deepcopy(reader)
+            at_slip[index] = _copy(reader)
         reader.feed(index, line, event)
     plies = first.plies
     for index in range(first.lost_at, lowest - 1, -1):
         for trial, slip in _trials(events, index):
-            reader = deepcopy(at_slip[index])
+            reader = _copy(at_slip[index])
             try:
                 for later in range(index, len(trial)):
                     reader.feed(later, *trial[later], trial=True)
@@ -129,6 +129,12 @@ def reread(start: chess.Board, events: Sequence[tuple[int, SquareEvent]], end_li
                 reading.slip = slip
                 return reading
     return None
+
+
+def _copy(reader: _Reader) -> _Reader:
+    """A copy to read on from. The games already archived are finished and shared: a long game is a tree of
+    nodes too deep for `deepcopy`."""
+    return deepcopy(reader, {id(game): game for game in reader.recognizer.archive})
 
 
 def _trials(events: Sequence[tuple[int, SquareEvent]],
