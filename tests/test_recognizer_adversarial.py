@@ -1071,3 +1071,22 @@ def test_a_knock_reopens_a_slide_whose_victim_was_lifted_meanwhile() -> None:
              place("d3", 8.92), place("f2", 10.85)]
     assert moves_made(fen, [*slide, press("black", 11.76), place("c4", 12.46), lift("c3", 12.67)]) == [
         "Rxf2", "c4"]
+
+
+def test_a_clock_pressed_with_the_next_move_under_way_makes_no_moves() -> None:
+    """Found failing (the eighth outside generator, blitz and sessions): Black's clock pressed late, with
+    White's cxb5 under way (both pieces in hand), or pressed again, read as Black's move that had to be on
+    the board, and made two invented moves that left that occupancy (cxd5 bxa4). A press shows no moves from
+    the board while a move of the side to move is caught halfway; nor does a press made before the piece
+    lands (Bxf2+, with bishop and victim in hand)."""
+    fen = "rnbqkbnr/p1pppppp/8/1p6/P1P5/8/1P1PPPPP/RNBQKBNR b KQkq c3 0 2"
+    reply = [lift("c8", 2.6), place("b7", 3.0)]
+    capture = [lift("c4", 1.4), lift("b5", 1.48), press("black", 1.57), place("b5", 1.85)]
+    assert moves_made(fen, [lift("d7", 1), place("d5", 1.3), *capture, press("white", 2.05), *reply]) == [
+        "d5", "cxb5", "Bb7"]
+    assert moves_made(fen, [lift("d7", 1), place("d5", 1.3), press("black", 1.35), *capture, *reply]) == [
+        "d5", "cxb5", "Bb7"]
+    fen = "nrb1knqr/pp1p1ppp/4p3/2p5/5P1b/2P4P/PP1PPQP1/NRBBKN1R b KQkq - 2 4"
+    early = [lift("h4", 16.4), lift("f2", 16.53), press("black", 16.75), place("f2", 16.97)]
+    recapture = [lift("e1", 17.57), lift("f2", 17.87), place("f2", 18.23), press("white", 18.43)]
+    assert moves_made(fen, [*early, *recapture]) == ["Bxf2+", "Kxf2"]

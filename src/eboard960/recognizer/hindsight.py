@@ -21,6 +21,7 @@ from eboard960.recognizer.explain import (
     CastlingShape,
     after_move,
     castling_shapes,
+    is_partial,
     matching_moves,
     occupancy_after,
     successors,
@@ -363,7 +364,10 @@ class Hindsight:
         redo = self._redo_last((2, 3) if presser is None else (2,) if movers else (3,))
         line = redo[1] if redo is not None and redo[1][0] in self._replaced else None
         if line is None:
-            line = self._line_to_board(self._board, (2, 3) if presser is None else (3,) if movers else (2,))
+            # pressed with the move of the side to move under way (late, or early), the board shows no moves
+            under_way = presser is not None and is_partial(self._board, self._occupied)
+            plies = (2, 3) if presser is None else (3,) if movers else (2,)
+            line = None if under_way else self._line_to_board(self._board, plies)
             if redo is not None and self._quick_capture(*redo) and (
                 line is None or self._touched(redo[1]) > self._touched(line)
             ):
