@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import chess
 
-from eboard960.events import ButtonPressed, PieceLifted, PiecePlaced
+from eboard960.events import BoardSnapshot, ButtonPressed, PieceLifted, PiecePlaced
 from eboard960.recognizer import Recognizer
 
 
@@ -1090,3 +1090,16 @@ def test_a_clock_pressed_with_the_next_move_under_way_makes_no_moves() -> None:
     early = [lift("h4", 16.4), lift("f2", 16.53), press("black", 16.75), place("f2", 16.97)]
     recapture = [lift("e1", 17.57), lift("f2", 17.87), place("f2", 18.23), press("white", 18.43)]
     assert moves_made(fen, [*early, *recapture]) == ["Bxf2+", "Kxf2"]
+
+
+def test_a_castling_right_after_the_pieces_were_set_up_from_a_misplaced_board() -> None:
+    """Found failing (the eighth outside generator's sessions): the first snapshot lacked h7, then h7 was put
+    on, then White castled king and rook in hand together (position 115: Kf1 and Rg1 swap). The evidence
+    still counted pieces from the 31 of the misplaced board, so the two in hand never showed together, and
+    both sides' castlings read as nothing. The board back in the game's position starts evidence afresh."""
+    start = chess.Board.from_chess960_pos(115)
+    missing_h7 = BoardSnapshot(occupied=start.occupied & ~chess.BB_H7, t=0)
+    castlings = [lift("f1", 1), lift("g1", 1.4), place("f1", 2), place("g1", 2.5), press("white", 3),
+                 lift("f8", 4), lift("g8", 4.5), place("f8", 5), place("g8", 5.5), press("black", 6)]
+    events = [missing_h7, place("h7", 0.5), *castlings, lift("a2", 7), place("a3", 7.5)]
+    assert moves_made(start.fen(), events) == ["O-O", "O-O", "a3"]

@@ -471,11 +471,13 @@ class Recognizer(Hindsight):
 
     def _back_to_the_game(self) -> None:
         """The board shows the game's position again: an open move was put back, or the position fixed."""
+        if self.mode is Mode.ILLEGAL:
+            self._rebase()  # what the hands did on a misplaced board is no evidence
+            self._fire("retract" if self._open is not None else "restore")
+            return
         self._segment.rest()
         self._segment_open.rest()
-        if self.mode is Mode.ILLEGAL:
-            self._fire("retract" if self._open is not None else "restore")
-        elif self._open is not None:
+        if self._open is not None:
             self._fire("retract")
 
     def _set_up(self) -> None:
