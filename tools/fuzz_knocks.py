@@ -28,8 +28,15 @@ from eboard960.events import PieceLifted, PiecePlaced, SquareEvent
 from eboard960.recognizer import Recognizer
 
 
-def trial(rng: random.Random) -> tuple[chess.Board, list[chess.Move], list[SquareEvent]] | None:
-    """A position, three moves from it, and their events with a knock; None if this draw has no knock."""
+def trial(rng: random.Random) -> tuple[chess.Board, list[chess.Move], list[SquareEvent]]:
+    """A position, three moves from it, and their events with a knock."""
+    while (drawn := _draw(rng)) is None:
+        pass
+    return drawn
+
+
+def _draw(rng: random.Random) -> tuple[chess.Board, list[chess.Move], list[SquareEvent]] | None:
+    """One try at `trial`; None if the move drawn leaves no knock to make."""
     start = chess.Board.from_chess960_pos(rng.randrange(960))
     game = random_game(start, rng, max_plies=70)
     if len(game) < 4:
@@ -82,25 +89,19 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     began = time.perf_counter()
-    done = failures = 0
-    seed = args.seed
-    while done < args.trials:
-        drawn = trial(random.Random(seed))
-        seed += 1
-        if drawn is None:
-            continue
-        board, moves, events = drawn
-        done += 1
+    failures = 0
+    for seed in range(args.seed, args.seed + args.trials):
+        board, moves, events = trial(random.Random(seed))
         recognizer = Recognizer(board)
         for event in events:
             recognizer.feed(event)
         recognizer.finish()
         if recognizer.board.move_stack != moves:
             failures += 1
-            print(f"seed {seed - 1}: {board.fen()}: expected {[m.uci() for m in moves]}, "
+            print(f"seed {seed}: {board.fen()}: expected {[m.uci() for m in moves]}, "
                   f"got {[m.uci() for m in recognizer.board.move_stack]}")
     seconds = time.perf_counter() - began
-    print(f"{done - failures} of {done} knocks read as nothing in {seconds:.1f} s")
+    print(f"{args.trials - failures} of {args.trials} knocks read as nothing in {seconds:.1f} s")
     return 1 if failures else 0
 
 

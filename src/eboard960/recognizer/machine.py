@@ -385,6 +385,8 @@ class Recognizer(Hindsight):
                 occupied = chess.flip_vertical(chess.flip_horizontal(occupied))
                 pieces = turned
         self._detect_rotation = False
+        if self._repeats(occupied, pieces):
+            return  # a dump taken with a piece in hand, showing what the events did: the move goes on
         self._occupied, self._pieces = occupied, pieces
         self._index += 1
         if self.mode is Mode.GAME_OVER:
@@ -423,6 +425,13 @@ class Recognizer(Hindsight):
         self._rebase()
         self._verdict = self._illegal(expected)
         self._fire("misplace")
+
+    def _repeats(self, occupied: chess.Bitboard, pieces: dict[chess.Square, chess.Piece]) -> bool:
+        """Does a snapshot show just what the sensors already showed, part way through a move (the board
+        away from the position it should show), with the pieces that should stand there?"""
+        if occupied != self._occupied or self.mode is Mode.GAME_OVER or occupied == self.expected.occupied:
+            return False
+        return all(self._piece_expected(square) == piece for square, piece in pieces.items())
 
     # ---------------------------------------------------------------- classification
 
