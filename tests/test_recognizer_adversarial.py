@@ -1103,3 +1103,21 @@ def test_a_castling_right_after_the_pieces_were_set_up_from_a_misplaced_board() 
                  lift("f8", 4), lift("g8", 4.5), place("f8", 5), place("g8", 5.5), press("black", 6)]
     events = [missing_h7, place("h7", 0.5), *castlings, lift("a2", 7), place("a3", 7.5)]
     assert moves_made(start.fen(), events) == ["O-O", "O-O", "a3"]
+
+
+def test_a_snapshot_taken_with_a_piece_in_hand_changes_nothing() -> None:
+    """Found failing (the ninth outside generator, DGT): a host asks for a board dump about 0.25 s after the
+    last field update, so dumps arrive with a piece in hand. One that showed just what the updates had
+    said was read as a misplaced board: the move's evidence was dropped, and the capture or castling
+    completed afterwards was never read."""
+    fen = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    board = chess.Board(fen)
+    shown = board.occupied & ~chess.BB_D5
+    named = {square: piece for square, piece in board.piece_map().items() if square != chess.D5}
+    for dump in (BoardSnapshot(occupied=shown, t=1.35), BoardSnapshot(occupied=shown, pieces=named, t=1.35)):
+        assert moves_made(fen, [lift("d5", 1), dump, lift("e4", 2), place("d5", 2.5)]) == ["exd5"]
+        assert moves_made(fen, [lift("d5", 1), dump, lift("e4", 2), place("d5", 2.5, "P")]) == ["exd5"]
+    start = chess.Board.from_chess960_pos(592)  # king f1, rook g1: O-O swaps them
+    dump = BoardSnapshot(occupied=start.occupied & ~chess.BB_F1, t=1.3)
+    castling = [lift("f1", 1), dump, lift("g1", 1.6), place("g1", 2), place("f1", 2.4)]
+    assert moves_made(start.fen(), castling) == ["O-O"]
