@@ -1121,3 +1121,34 @@ def test_a_snapshot_taken_with_a_piece_in_hand_changes_nothing() -> None:
     dump = BoardSnapshot(occupied=start.occupied & ~chess.BB_F1, t=1.3)
     castling = [lift("f1", 1), dump, lift("g1", 1.6), place("g1", 2), place("f1", 2.4)]
     assert moves_made(start.fen(), castling) == ["O-O"]
+
+
+def test_a_snapshot_shows_a_move_caught_halfway_whose_reports_were_lost() -> None:
+    """Found failing (the ninth outside generator, DGT with bytes lost on the link): the update of the victim
+    leaving d5 was lost, and the dump the host then asked for showed d5 empty. It was read as a misplaced
+    board, and the capture completed afterwards was never read. A dump that shows a move caught halfway is
+    read as the reports lost, lifts first; one that no move explains is still misplaced."""
+    fen = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    board = chess.Board(fen)
+    shown = board.occupied & ~chess.BB_D5
+    named = {square: piece for square, piece in board.piece_map().items() if square != chess.D5}
+    for dump in (BoardSnapshot(occupied=shown, t=1.35), BoardSnapshot(occupied=shown, pieces=named, t=1.35)):
+        assert moves_made(fen, [dump, lift("e4", 2), place("d5", 2.5)]) == ["exd5"]
+        assert moves_made(fen, [dump, lift("e4", 2), place("d5", 2.5), press("white", 3)]) == ["exd5"]
+    misplaced = BoardSnapshot(occupied=board.occupied & ~chess.BB_H7)
+    assert [report.kind for report in Recognizer(chess.Board(fen)).feed(misplaced)] == ["illegal"]
+
+
+def test_a_king_the_board_names_on_its_castling_square_shows_the_castling() -> None:
+    """Found failing (the same generator): position 308's king f1 and rook g1 swap (O-O); the update of the
+    rook leaving g1 was lost, so the two never showed in hand together, and the castling read as the king
+    and the rook only touched. The board names the rook on f1 and the king on g1: that is the castling."""
+    start = chess.Board.from_chess960_pos(308)
+    king, rook = start.piece_at(chess.F1), start.piece_at(chess.G1)
+    pieces = start.piece_map()
+    del pieces[chess.G1]
+    pieces[chess.F1] = rook
+    dump = BoardSnapshot(occupied=start.occupied & ~chess.BB_G1, pieces=pieces, t=4.3)
+    events = [lift("f1", 2.5), place("f1", 4, rook.symbol()), dump, place("g1", 5, king.symbol()),
+              press("white", 6)]
+    assert moves_made(start.fen(), events) == ["O-O"]

@@ -106,19 +106,22 @@ def matching_moves(
     segment: Segment,
     shapes: tuple[CastlingShape, ...],
     shown: chess.Move | None = None,
+    named: dict[chess.Square, chess.Piece] | None = None,
 ) -> list[chess.Move]:
     """Legal moves from `board` after which the sensors would read `occupied`, given the events
-    (and the open move `shown`, which may be half a castling).
+    (and the open move `shown`, which may be half a castling, and the pieces the board `named`).
 
     Castlings shown by the events come first: a king and rook in hand together
     that land on their castling squares are a castling even where an ordinary
-    move leaves the same occupancy.
+    move leaves the same occupancy. So is a king the board names on its castling square.
     """
     before = board.occupied
     vacated = before & ~occupied
     filled = occupied & ~before
+    king = chess.Piece(chess.KING, board.turn)
     moves = [
-        shape.move for shape in shapes if shape.after == occupied and castling_evidence(shape, segment, shown)
+        shape.move for shape in shapes if shape.after == occupied and (
+            castling_evidence(shape, segment, shown) or (named or {}).get(shape.king_to) == king)
     ]
     ours = board.occupied_co[board.turn]
     if vacated.bit_count() == 1 and filled.bit_count() <= 1:

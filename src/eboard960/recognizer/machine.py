@@ -387,6 +387,7 @@ class Recognizer(Hindsight):
         self._detect_rotation = False
         if self._repeats(occupied, pieces):
             return  # a dump taken with a piece in hand, showing what the events did: the move goes on
+        sensed, known = self._occupied, self._pieces
         self._occupied, self._pieces = occupied, pieces
         self._index += 1
         if self.mode is Mode.GAME_OVER:
@@ -422,9 +423,30 @@ class Recognizer(Hindsight):
         if occupied == START_OCCUPANCY:
             self._set_up()
             return
+        if self._missed_reports(sensed, known, pieces):
+            return
         self._rebase()
         self._verdict = self._illegal(expected)
         self._fire("misplace")
+
+    def _missed_reports(self, sensed: chess.Bitboard, known: dict[chess.Square, chess.Piece],
+                        pieces: dict[chess.Square, chess.Piece]) -> bool:
+        """A snapshot that shows a move caught halfway, away from what the sensors showed (`sensed`, with
+        the pieces `known`): reports were lost (a field update cut by the link). What changed is read as
+        those reports, lifts first, so the move under way goes on."""
+        occupied = self._occupied
+        halfway = is_partial(self.expected, occupied) or (
+            self._open is not None and is_partial(self._board, occupied))
+        if not halfway:
+            return False
+        self._occupied, self._pieces = sensed, known
+        changed = [square for square in chess.scan_forward(sensed & occupied)
+                   if pieces.get(square) not in (None, self._piece_expected(square))]
+        for square in [*chess.scan_forward(sensed & ~occupied), *changed]:
+            self._lift(square)
+        for square in [*chess.scan_forward(occupied & ~sensed), *changed]:
+            self._place(square, pieces.get(square))
+        return True
 
     def _repeats(self, occupied: chess.Bitboard, pieces: dict[chess.Square, chess.Piece]) -> bool:
         """Does a snapshot show just what the sensors already showed, part way through a move (the board
@@ -506,7 +528,7 @@ class Recognizer(Hindsight):
             return Verdict("set_up") if occupied == START_OCCUPANCY else NOTHING
         if after_lift and self._open is None and self.mode is Mode.PLAYING and self._only_in_hand(occupied):
             return NOTHING
-        moves = matching_moves(board, occupied, self._segment, self._shapes, self._open)
+        moves = matching_moves(board, occupied, self._segment, self._shapes, self._open, self._pieces)
         if after_lift and moves:  # shown by a lift: a capture's piece landed first on its victim's square
             moves = [move for move in moves if not self._left_late(move)]
         move = self._choose(board, moves) if moves else None
