@@ -1152,3 +1152,14 @@ def test_a_king_the_board_names_on_its_castling_square_shows_the_castling() -> N
     events = [lift("f1", 2.5), place("f1", 4, rook.symbol()), dump, place("g1", 5, king.symbol()),
               press("white", 6)]
     assert moves_made(start.fen(), events) == ["O-O"]
+
+
+def test_a_promotion_that_could_take_two_pieces_takes_the_one_its_piece_was_named_on() -> None:
+    """Found failing (`tools/fuzz_knocks.py`): bxc8=R, the rook on a8 knocked as the hand passed (back 0.15 s
+    later) and c8's rook lifted; the board named the white rook landing on c8. With two victims lifted the
+    promotion's piece was chosen first, a queen on the first square in order (a8); the square comes first
+    now, where the board named the piece that landed."""
+    fen = "rbbr3n/pPpppk2/7p/8/3P2p1/P5P1/RP2Pq1P/2BKRNQN w - - 0 12"
+    events = [lift("b7", 0.58), lift("a8", 2.24), lift("c8", 2.35), place("a8", 2.4), place("c8", 4.3, "R"),
+              place("e5", 5.3), lift("e7", 5.6)]
+    assert moves_made(fen, events) == ["bxc8=R", "e5"]

@@ -84,6 +84,12 @@ def _repetition_key(board: chess.Board) -> tuple[object, ...]:
             board.occupied_co[chess.WHITE], board.turn, board.clean_castling_rights(), ep)
 
 
+def _knocked(lifted_at: float | None, placed_at: float | None) -> bool:
+    """Was a square filled again within `BOUNCE_SECONDS` of its lift, as a knocked piece is put back? Not in
+    the same report: a board that sees one piece replace another reports the lift and the place at once."""
+    return lifted_at is not None and placed_at is not None and 0.0 < placed_at - lifted_at <= BOUNCE_SECONDS
+
+
 def _may_promote(board: chess.Board) -> bool:
     """Has the side to move a legal promotion?"""
     pawns = board.pawns & board.occupied_co[board.turn] & (chess.BB_RANK_7 if board.turn else chess.BB_RANK_2)
@@ -235,7 +241,7 @@ class Recognizer(Hindsight):
         )
         if bounced or self._open is None or self._captures_instead(event):
             return
-        if isinstance(event, PiecePlaced) and self._ends_knock(self._map(event.square), event.t):
+        if isinstance(event, PiecePlaced) and self._ends_knock(self._map(event.square), event.piece, event.t):
             self._other_side_lifted = lifted_at  # a neighbour knocked back in place: the next event decides
             return
         self._t = lifted_at
@@ -258,13 +264,14 @@ class Recognizer(Hindsight):
         same_piece = piece is None or piece == lifted_piece
         return lifted == square and index == self._index and t - at <= BOUNCE_SECONDS and same_piece
 
-    def _ends_knock(self, square: chess.Square, t: float) -> bool:
-        """Is a place on `square` at `t` a piece knocked by the hand put back: lifted within `BOUNCE_SECONDS`,
-        other reports between, and neither the lift it follows nor the open move's?"""
+    def _ends_knock(self, square: chess.Square, piece: chess.Piece | None, t: float) -> bool:
+        """Is a place of `piece` on `square` at `t` a piece knocked by the hand put back: lifted within
+        `BOUNCE_SECONDS`, other reports between, and neither the lift it follows nor the open move's?"""
         return (
-            t - self._lifted_at.get(square, -1.0) <= BOUNCE_SECONDS and square != self._last_lift[0]
+            _knocked(self._lifted_at.get(square), t) and square != self._last_lift[0]
             and square not in (self._open.from_square, self._open.to_square)
             and not self._occupied & chess.BB_SQUARES[square]
+            and piece in (None, self._piece_expected(square))
         )
 
     def _map(self, square: chess.Square) -> chess.Square:
@@ -626,9 +633,8 @@ class Recognizer(Hindsight):
 
     def _knocked_back(self, square: chess.Square) -> bool:
         """Was the piece on `square` lifted and put back within `BOUNCE_SECONDS`, and is it there now?"""
-        if not self._occupied & chess.BB_SQUARES[square]:
-            return False
-        return 0.0 <= self._placed_at.get(square, -1.0) - self._lifted_at.get(square, 0.0) <= BOUNCE_SECONDS
+        occupied = bool(self._occupied & chess.BB_SQUARES[square])
+        return occupied and _knocked(self._lifted_at.get(square), self._placed_at.get(square))
 
     def _only_touched(self, capture: chess.Move, move: chess.Move) -> bool:
         """Is `capture` one (not en passant) and `move` from its square to an empty one, with the capture's
@@ -694,6 +700,10 @@ class Recognizer(Hindsight):
             return first
         if self._open in moves and first.to_square not in self._pieces:
             return self._open  # touching a promoted piece does not change what it became
+        if first.to_square != moves[-1].to_square:  # several victims lifted: where did the piece land?
+            landing = min(moves, key=self._landing_doubt).to_square
+            moves = [move for move in moves if move.to_square == landing]
+            first = moves[0]
         if first.promotion:
             wanted = self._promotion[0] if self._promotion else chess.QUEEN
             reported_piece = self._pieces.get(first.to_square)
@@ -702,18 +712,16 @@ class Recognizer(Hindsight):
             for move in moves:
                 if move.promotion == wanted:
                     return move
-        if first.to_square != moves[-1].to_square:
-            return min(moves, key=self._landing_doubt)  # several victims lifted: where did the piece land?
         return first
 
-    def _landing_doubt(self, capture: chess.Move) -> tuple[bool, bool]:
-        """Of several pieces lifted that one piece could take, the victim is where it landed: not a square
-        filled again while it still stood on its origin, nor one lifted and filled again within a bounce
-        (knocked as the hand passed)."""
+    def _landing_doubt(self, capture: chess.Move) -> tuple[bool, bool, bool]:
+        """Of several pieces lifted that one piece could take, the victim is where it landed: a square the
+        board named the landing piece on, not one filled again while the piece still stood on its origin,
+        nor one lifted and filled again within a bounce (knocked as the hand passed)."""
         victim = capture.to_square
         landed_first = self._segment.landed_before_left(victim, capture.from_square)
-        knocked = self._placed_at.get(victim, -1.0) - self._lifted_at.get(victim, self._t) <= BOUNCE_SECONDS
-        return landed_first, knocked
+        knocked = _knocked(self._lifted_at.get(victim), self._placed_at.get(victim))
+        return victim not in self._pieces, landed_first, knocked
 
     def _piece_expected(self, square: chess.Square) -> chess.Piece | None:
         """What should stand on `square`: as identified, else as the game (and open move) says."""
