@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import chess
 
-from eboard960.events import BoardSnapshot, ButtonPressed, PieceLifted, PiecePlaced
+from eboard960.events import BoardSnapshot, ButtonPressed, LinkChanged, PieceLifted, PiecePlaced
 from eboard960.recognizer import Recognizer
 
 
@@ -1163,3 +1163,18 @@ def test_a_promotion_that_could_take_two_pieces_takes_the_one_its_piece_was_name
     events = [lift("b7", 0.58), lift("a8", 2.24), lift("c8", 2.35), place("a8", 2.4), place("c8", 4.3, "R"),
               place("e5", 5.3), lift("e7", 5.6)]
     assert moves_made(fen, events) == ["bxc8=R", "e5"]
+
+
+def test_after_a_link_drop_a_snapshot_like_the_last_reading_is_read_afresh() -> None:
+    """Found failing (the eighth outside generator's sessions): Black lifted the h5 bishop, the link dropped,
+    and Bxe2 was made meanwhile. Presence alone shows the same squares as the bishop in hand; after a
+    link drop the snapshot is a resync, and the move it shows is made."""
+    fen = "rnk2nr1/6p1/pPpp3p/7b/3R4/6p1/3KP3/8 b kq - 1 25"
+    board = chess.Board(fen)
+    dropped = [lift("h5", 1), LinkChanged(up=False, t=2), LinkChanged(up=True, t=6),
+               BoardSnapshot(occupied=board.occupied & ~chess.BB_H5, t=6.2)]
+    recognizer = Recognizer(chess.Board(fen, chess960=True))
+    for event in dropped:
+        recognizer.feed(event)
+    assert recognizer.open_move == board.parse_san("Bxe2")
+    assert moves_made(fen, [*dropped, lift("d4", 8), place("f4", 9), press("white", 9.5)]) == ["Bxe2", "Rf4"]

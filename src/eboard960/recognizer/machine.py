@@ -113,6 +113,7 @@ class Recognizer(Hindsight):
         self.takebacks = takebacks
         self.rotated = bool(rotated)
         self._detect_rotation = rotated is None
+        self._resync = False  # the link dropped since the last snapshot
         self.next_start: chess.Board | None = None
         self.archive: list[chess.pgn.Game] = []
         self._out: list[Report] = []
@@ -184,7 +185,9 @@ class Recognizer(Hindsight):
             self._button(event.button)
         elif kind is BoardSnapshot:
             self._snapshot(event)
-        elif kind is not LinkChanged:
+        elif kind is LinkChanged:
+            self._resync = True  # reports may be lost: the next snapshot is read afresh
+        else:
             raise RecognitionError(f"not a square event: {event!r}")
         return self._out
 
@@ -392,7 +395,8 @@ class Recognizer(Hindsight):
                 occupied = chess.flip_vertical(chess.flip_horizontal(occupied))
                 pieces = turned
         self._detect_rotation = False
-        if self._repeats(occupied, pieces):
+        resync, self._resync = self._resync, False
+        if not resync and self._repeats(occupied, pieces):
             return  # a dump taken with a piece in hand, showing what the events did: the move goes on
         sensed, known = self._occupied, self._pieces
         self._occupied, self._pieces = occupied, pieces
