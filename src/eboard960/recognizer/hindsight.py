@@ -38,6 +38,12 @@ PLACED_FIRST_SECONDS = 0.5
 CAPTURE_PLACED_FIRST_SECONDS = 1.0
 
 
+def knocked(lifted_at: float | None, placed_at: float | None) -> bool:
+    """Was a square filled again within `BOUNCE_SECONDS` of its lift, as a knocked piece is put back? Not in
+    the same report: a board that sees one piece replace another reports the lift and the place at once."""
+    return lifted_at is not None and placed_at is not None and 0.0 < placed_at - lifted_at <= BOUNCE_SECONDS
+
+
 class Hindsight:
     """The second readings of `Recognizer`, a part of it kept apart: it reads the recognizer's state
     (declared here) and fires through its table (`_fire`, `_make`, `_show`, `_set_open`)."""
@@ -61,6 +67,7 @@ class Hindsight:
     _plies_at_press: int
     _bounced_since_press: chess.Bitboard
     _touched_since_press: chess.Bitboard
+    _final_lift: tuple[chess.Square, float, int, chess.Piece | None] | None  # see `_reopen_knocked`
 
     # -------------------------------- the other side began: the open move, an earlier one, or a capture
 
@@ -109,12 +116,12 @@ class Hindsight:
         """The other side's piece whose lift made the last move final is back on `square` within a bounce,
         other reports between: it was knocked, which is nothing. If the move's piece was picked up again
         meanwhile (a slide going on, a change of mind), the move is open again, its piece in hand."""
-        origin, lifted_at, plies, lifted_piece = self._knocked
+        origin, lifted_at, plies, lifted_piece = self._final_lift
         if square != origin:
             return
-        self._knocked = None
+        self._final_lift = None
         board = self._board
-        if (self._t - lifted_at > BOUNCE_SECONDS or len(board.move_stack) != plies or self._open is not None
+        if (not knocked(lifted_at, self._t) or len(board.move_stack) != plies or self._open is not None
                 or piece not in (None, lifted_piece)):
             return
         last = board.peek()

@@ -31,7 +31,7 @@ from eboard960.recognizer.explain import (
     occupancy_after,
     successors,
 )
-from eboard960.recognizer.hindsight import BOUNCE_SECONDS, Hindsight
+from eboard960.recognizer.hindsight import BOUNCE_SECONDS, Hindsight, knocked
 from eboard960.recognizer.reports import (
     DrawClaimable,
     GameOver,
@@ -82,12 +82,6 @@ def _repetition_key(board: chess.Board) -> tuple[object, ...]:
     ep = board.ep_square if board.ep_square is not None and board.has_legal_en_passant() else None
     return (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings,
             board.occupied_co[chess.WHITE], board.turn, board.clean_castling_rights(), ep)
-
-
-def _knocked(lifted_at: float | None, placed_at: float | None) -> bool:
-    """Was a square filled again within `BOUNCE_SECONDS` of its lift, as a knocked piece is put back? Not in
-    the same report: a board that sees one piece replace another reports the lift and the place at once."""
-    return lifted_at is not None and placed_at is not None and 0.0 < placed_at - lifted_at <= BOUNCE_SECONDS
 
 
 def _may_promote(board: chess.Board) -> bool:
@@ -254,7 +248,7 @@ class Recognizer(Hindsight):
             self._fire("commit")  # the other side's piece takes the open move's, lifted as its victim
         else:
             self._commit_open(self._occupied | chess.BB_SQUARES[square], reply_follows=True)
-        self._knocked = (square, lifted_at, len(self._board.move_stack), piece)
+        self._final_lift = (square, lifted_at, len(self._board.move_stack), piece)
         self._settle(after_lift=True)  # the other side's move may already be on the board
 
     def _is_bounce(self, square: chess.Square, piece: chess.Piece | None, t: float) -> bool:
@@ -271,7 +265,7 @@ class Recognizer(Hindsight):
         """Is a place of `piece` on `square` at `t` a piece knocked by the hand put back: lifted within
         `BOUNCE_SECONDS`, other reports between, and neither the lift it follows nor the open move's?"""
         return (
-            _knocked(self._lifted_at.get(square), t) and square != self._last_lift[0]
+            knocked(self._lifted_at.get(square), t) and square != self._last_lift[0]
             and square not in (self._open.from_square, self._open.to_square)
             and not self._occupied & chess.BB_SQUARES[square]
             and piece in (None, self._piece_expected(square))
@@ -317,7 +311,7 @@ class Recognizer(Hindsight):
             segment.note_place(square, self._occupied)
         if piece is not None:
             self._pieces[square] = piece
-        if self._knocked is not None:
+        if self._final_lift is not None:
             self._reopen_knocked(square, piece)
         if self._is_bounce(square, piece, self._t):
             self._bounced_since_press |= bit
@@ -638,7 +632,7 @@ class Recognizer(Hindsight):
     def _knocked_back(self, square: chess.Square) -> bool:
         """Was the piece on `square` lifted and put back within `BOUNCE_SECONDS`, and is it there now?"""
         occupied = bool(self._occupied & chess.BB_SQUARES[square])
-        return occupied and _knocked(self._lifted_at.get(square), self._placed_at.get(square))
+        return occupied and knocked(self._lifted_at.get(square), self._placed_at.get(square))
 
     def _only_touched(self, capture: chess.Move, move: chess.Move) -> bool:
         """Is `capture` one (not en passant) and `move` from its square to an empty one, with the capture's
@@ -724,8 +718,8 @@ class Recognizer(Hindsight):
         nor one lifted and filled again within a bounce (knocked as the hand passed)."""
         victim = capture.to_square
         landed_first = self._segment.landed_before_left(victim, capture.from_square)
-        knocked = _knocked(self._lifted_at.get(victim), self._placed_at.get(victim))
-        return victim not in self._pieces, landed_first, knocked
+        brushed = knocked(self._lifted_at.get(victim), self._placed_at.get(victim))
+        return victim not in self._pieces, landed_first, brushed
 
     def _piece_expected(self, square: chess.Square) -> chess.Piece | None:
         """What should stand on `square`: as identified, else as the game (and open move) says."""
@@ -978,7 +972,7 @@ class Recognizer(Hindsight):
         self._promotion = None
         self._late_promotion = False
         # the other side's lift that made the last move final: its square, when, the moves then, its piece
-        self._knocked: tuple[chess.Square, float, int, chess.Piece | None] | None = None
+        self._final_lift: tuple[chess.Square, float, int, chess.Piece | None] | None = None
         self._plies_at_press = 0  # the moves made before the last clock press, which confirmed them
         self._bounced_since_press: chess.Bitboard = 0  # squares that bounced since the last clock press
         self._touched_since_press: chess.Bitboard = 0  # squares emptied since the last clock press
