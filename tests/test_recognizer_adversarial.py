@@ -1178,3 +1178,25 @@ def test_after_a_link_drop_a_snapshot_like_the_last_reading_is_read_afresh() -> 
         recognizer.feed(event)
     assert recognizer.open_move == board.parse_san("Bxe2")
     assert moves_made(fen, [*dropped, lift("d4", 8), place("f4", 9), press("white", 9.5)]) == ["Bxe2", "Rf4"]
+
+
+def test_a_live_snapshot_away_from_the_events_is_read_as_the_reports_lost() -> None:
+    """Found failing (the ninth outside generator, everything at once): with the link up, a dump showed
+    what the field updates had missed. Nd4xc2 with the knight's lift lost: the dump fits Nxb3 cxb3 too, and
+    that line was made. exd5 with the victim set down on a6 (its place lost): the dump was called misplaced
+    and dropped the lifts seen, so the capture never read. While the link stays up, a dump away from what
+    the sensors showed is read as the reports lost; the first one, and one after a reconnect, as before."""
+    fen = "r1q2kbr/pppp2pp/5b2/2P5/3n1Q2/PP5P/2P3P1/1N1BNK1R b Kkq - 0 11"
+    board = chess.Board(fen)
+    named = board.piece_map()
+    at_start = BoardSnapshot(occupied=board.occupied, pieces=dict(named), t=0.5)
+    del named[chess.D4], named[chess.C2]
+    lost_lift = BoardSnapshot(occupied=board.occupied & ~chess.BB_D4 & ~chess.BB_C2, pieces=named, t=1.7)
+    events = [at_start, lift("c2", 1.4), lost_lift, place("c2", 2.7, "n"), press("black", 3.5)]
+    assert moves_made(fen, events) == ["Nxc2"]
+    fen = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2"
+    board = chess.Board(fen)
+    set_aside = board.occupied & ~chess.BB_E4 & ~chess.BB_D5 | chess.BB_A6
+    events = [BoardSnapshot(occupied=board.occupied, t=0.5), lift("e4", 1), lift("d5", 2),
+              BoardSnapshot(occupied=set_aside, t=3), place("d5", 4, "P"), lift("a6", 5), press("white", 6)]
+    assert moves_made(fen, events) == ["exd5"]

@@ -107,7 +107,7 @@ class Recognizer(Hindsight):
         self.takebacks = takebacks
         self.rotated = bool(rotated)
         self._detect_rotation = rotated is None
-        self._resync = False  # the link dropped since the last snapshot
+        self._resync = True  # the next snapshot is read afresh: the first one, or one after the link dropped
         self.next_start: chess.Board | None = None
         self.archive: list[chess.pgn.Game] = []
         self._out: list[Report] = []
@@ -405,6 +405,8 @@ class Recognizer(Hindsight):
             if self.mode is Mode.ILLEGAL:
                 self._fire("restore")
             return
+        if not resync and self._missed_reports(sensed, known, pieces, live=True):
+            return
         if self._open is not None and occupied == self._board.occupied and self._agrees(self._board, pieces):
             self._rebase()
             self._fire("retract")  # the open move was put back while the link was down
@@ -428,19 +430,20 @@ class Recognizer(Hindsight):
         if occupied == START_OCCUPANCY:
             self._set_up()
             return
-        if self._missed_reports(sensed, known, pieces):
+        if self._missed_reports(sensed, known, pieces, live=False):
             return
         self._rebase()
         self._verdict = self._illegal(expected)
         self._fire("misplace")
 
     def _missed_reports(self, sensed: chess.Bitboard, known: dict[chess.Square, chess.Piece],
-                        pieces: dict[chess.Square, chess.Piece]) -> bool:
-        """A snapshot that shows a move caught halfway, away from what the sensors showed (`sensed`, with
-        the pieces `known`): reports were lost (a field update cut by the link). What changed is read as
-        those reports, lifts first, so the move under way goes on."""
+                        pieces: dict[chess.Square, chess.Piece], live: bool) -> bool:
+        """A snapshot away from what the sensors showed (`sensed`, with the pieces `known`) while the link
+        stayed `live`, or after a reconnect one that shows a move caught halfway: reports were lost (a field
+        update cut on the wire, a piece set down in between). What changed is read as those reports, lifts
+        first, so the move under way goes on, and a board misplaced is found as the events find it."""
         occupied = self._occupied
-        halfway = is_partial(self.expected, occupied) or (
+        halfway = live or is_partial(self.expected, occupied) or (
             self._open is not None and is_partial(self._board, occupied))
         if not halfway:
             return False
