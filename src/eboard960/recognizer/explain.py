@@ -118,10 +118,10 @@ def matching_moves(
     before = board.occupied
     vacated = before & ~occupied
     filled = occupied & ~before
-    king = chess.Piece(chess.KING, board.turn)
     moves = [
         shape.move for shape in shapes if shape.after == occupied and (
-            castling_evidence(shape, segment, shown) or (named or {}).get(shape.king_to) == king)
+            castling_evidence(shape, segment, shown)
+            or (named or {}).get(shape.king_to) == chess.Piece(chess.KING, board.turn))
     ]
     ours = board.occupied_co[board.turn]
     if vacated.bit_count() == 1 and filled.bit_count() <= 1:
