@@ -443,9 +443,8 @@ class Recognizer(Hindsight):
         update cut on the wire, a piece set down in between). What changed is read as those reports, lifts
         first, so the move under way goes on, and a board misplaced is found as the events find it."""
         occupied = self._occupied
-        halfway = live or is_partial(self.expected, occupied) or (
-            self._open is not None and is_partial(self._board, occupied))
-        if not halfway:
+        if not live and not is_partial(self.expected, occupied) and not (
+                self._open is not None and is_partial(self._board, occupied)):
             return False
         self._occupied, self._pieces = sensed, known
         changed = [square for square in chess.scan_forward(sensed & occupied)
