@@ -1200,3 +1200,23 @@ def test_a_live_snapshot_away_from_the_events_is_read_as_the_reports_lost() -> N
     events = [BoardSnapshot(occupied=board.occupied, t=0.5), lift("e4", 1), lift("d5", 2),
               BoardSnapshot(occupied=set_aside, t=3), place("d5", 4, "P"), lift("a6", 5), press("white", 6)]
     assert moves_made(fen, events) == ["exd5"]
+
+
+def test_a_board_turned_round_is_detected_when_its_set_up_is_complete() -> None:
+    """Found failing (the tenth outside generator, DGT): the host's first dump showed an empty board, then
+    the pieces were reported one by one, turned round. Detection ended with the first event, so the game
+    read as misplaced. The way round is now decided once the pieces identified agree with the start one
+    way only: when a dump shows them, or when the last piece of the set-up lands."""
+    start = chess.Board()
+    turned = {63 - square: piece for square, piece in start.piece_map().items()}
+
+    def turned_event(kind, name: str, t: float, piece: str | None = None):
+        return kind(chess.square_name(63 - chess.parse_square(name)), t, *([piece] if piece else []))
+
+    set_up = [place(chess.square_name(square), 0.1 + i / 10, piece.symbol())
+              for i, (square, piece) in enumerate(sorted(turned.items()))]
+    moves = [turned_event(lift, "e2", 5), turned_event(place, "e4", 5.5, "P"),
+             turned_event(lift, "e7", 6), turned_event(place, "e5", 6.5, "p"),
+             turned_event(lift, "g1", 7), turned_event(place, "f3", 7.5, "N"), press("white", 8)]
+    for first_dump in ([BoardSnapshot(occupied=0)], []):
+        assert moves_made(start.fen(), [*first_dump, *set_up, *moves]) == ["e4", "e5", "Nf3"]

@@ -285,7 +285,6 @@ class Recognizer(Hindsight):
         self._touched_since_press |= bit
         self._index += 1
         self._last_lift = (square, self._t, self._index, lifted_piece)
-        self._detect_rotation = False
         if self.mode is Mode.GAME_OVER:
             self._settle(after_lift=True)  # a set-up for a new game may end with an extra piece taken off
             return
@@ -299,6 +298,10 @@ class Recognizer(Hindsight):
         self._settle(after_lift=True)
 
     def _place(self, square: chess.Square, piece: chess.Piece | None) -> None:
+        if self._detect_rotation and piece and self._completes_start(square) and self._turned_round(
+            {**self._pieces, square: piece}
+        ):
+            square = 63 - square  # the set-up just completed shows the board turned round
         bit = chess.BB_SQUARES[square]
         if self._occupied & bit:
             if piece is None or piece == self._piece_expected(square):
@@ -322,7 +325,6 @@ class Recognizer(Hindsight):
             if made_by_bounce and (before is None or self._board.move_stack[-1:] == [before]):
                 self._fire("retract")  # the bounced lift alone made the board look like that move
         self._index += 1
-        self._detect_rotation = False
         self._settle(after_lift=False)
 
     def _evidence(self) -> tuple[Segment, ...]:
@@ -379,16 +381,9 @@ class Recognizer(Hindsight):
     def _snapshot(self, snapshot: BoardSnapshot) -> None:
         occupied = snapshot.occupied
         pieces = dict(snapshot.pieces)
-        if self.rotated:
+        if self.rotated or (self._detect_rotation and pieces and self._turned_round(pieces)):
             occupied = chess.flip_vertical(chess.flip_horizontal(occupied))
             pieces = {63 - square: piece for square, piece in pieces.items()}
-        elif self._detect_rotation and pieces:
-            turned = {63 - square: piece for square, piece in pieces.items()}
-            if not self._agrees(self.start, pieces) and self._agrees(self.start, turned):
-                self.rotated = True
-                occupied = chess.flip_vertical(chess.flip_horizontal(occupied))
-                pieces = turned
-        self._detect_rotation = False
         resync, self._resync = self._resync, False
         if not resync and self._repeats(occupied, pieces):
             return  # a dump taken with a piece in hand, showing what the events did: the move goes on
@@ -454,6 +449,29 @@ class Recognizer(Hindsight):
         for square in [*chess.scan_forward(occupied & ~sensed), *changed]:
             self._place(square, pieces.get(square))
         return True
+
+    def _completes_start(self, square: chess.Square) -> bool:
+        """Does a piece placed on `square` complete the start position's occupancy, either way round?"""
+        filled, start = self._occupied | chess.BB_SQUARES[square], self.start.occupied
+        return filled == start or filled == chess.flip_vertical(chess.flip_horizontal(start))
+
+    def _turned_round(self, pieces: dict[chess.Square, chess.Piece]) -> bool:
+        """Is the board turned round? Decided once the pieces identified so far agree with the start position
+        one way round and not the other (a board being set up, or an empty first dump, decides nothing yet);
+        turned, what the sensors showed is turned too. A move made fixes the way round."""
+        turned = {63 - square: piece for square, piece in pieces.items()}
+        straight, round_ = self._agrees(self.start, pieces), self._agrees(self.start, turned)
+        if straight == round_:
+            return False
+        self._detect_rotation = False
+        if round_:
+            self.rotated = True
+            self._occupied = chess.flip_vertical(chess.flip_horizontal(self._occupied))
+            self._pieces = {63 - square: piece for square, piece in self._pieces.items()}
+            self._lifted_at = {63 - square: t for square, t in self._lifted_at.items()}
+            self._placed_at = {63 - square: t for square, t in self._placed_at.items()}
+            self._rebase()
+        return round_
 
     def _repeats(self, occupied: chess.Bitboard, pieces: dict[chess.Square, chess.Piece]) -> bool:
         """Does a snapshot show just what the sensors already showed, part way through a move (the board
@@ -888,6 +906,7 @@ class Recognizer(Hindsight):
                                          t=self._t))
 
     def commit_open(self) -> None:
+        self._detect_rotation = False
         board, move = self._board, self._open
         board.push(move)
         self._out.append(MoveRecognized(move=move, ply=len(board.move_stack), t=self._t, line=self._line,
