@@ -1220,3 +1220,14 @@ def test_a_board_turned_round_is_detected_when_its_set_up_is_complete() -> None:
              turned_event(lift, "g1", 7), turned_event(place, "f3", 7.5, "N"), press("white", 8)]
     for first_dump in ([BoardSnapshot(occupied=0)], []):
         assert moves_made(start.fen(), [*first_dump, *set_up, *moves]) == ["e4", "e5", "Nf3"]
+
+
+def test_a_promotion_button_pressed_while_a_quick_capture_waits_to_be_read_is_the_replys() -> None:
+    """Found failing (a generator fitted to the samples, with wider timings): Nxd3 with the victim's square
+    filled again 0.2 s after its lift reads as a bounce until White's move shows it; White then pressed
+    promote_n between f7's lift and f8's place. Reading the capture late counted the press as spent on it,
+    and the pawn became a queen."""
+    fen = "7k/5P2/8/8/8/3P4/8/K3n3 b - - 0 1"
+    events = [lift("e1", 1), lift("d3", 2), place("d3", 2.2), lift("f7", 4), press("promote_n", 5),
+              place("f8", 6), lift("h8", 7), place("g8", 8)]
+    assert moves_made(fen, events) == ["Nxd3", "f8=N", "Kg8"]

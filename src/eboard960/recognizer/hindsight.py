@@ -337,9 +337,11 @@ class Hindsight:
     def _commit_latent(self, move: chess.Move, reply_follows: bool) -> None:
         """Commit a latent capture; with the reply already on the board, keep the lifts since as its
         evidence, else start afresh from the position after the capture."""
-        segment = self._segment
+        segment, press = self._segment, self._promotion
         self._make(move)
         if reply_follows:
+            if not move.promotion:
+                self._promotion = press  # a promotion button pressed meanwhile is the reply's
             kept = segment.lifted  # and a victim of the reply, bounced with its piece in hand
             replying = self._board.occupied & ~self._occupied
             for square, empty in segment.bounced.items():
