@@ -112,13 +112,11 @@ class Hindsight:
             return bool(replies)
         return any(after_move(played, reply).piece_at(square) == event.piece for reply in replies)
 
-    def _reopen_knocked(self, square: chess.Square, piece: chess.Piece | None) -> None:
-        """The other side's piece whose lift made the last move final is back on `square` within a bounce,
-        other reports between: it was knocked, which is nothing. If the move's piece was picked up again
-        meanwhile (a slide going on, a change of mind), the move is open again, its piece in hand."""
-        origin, lifted_at, plies, lifted_piece = self._final_lift
-        if square != origin:
-            return
+    def _reopen_knocked(self, piece: chess.Piece | None) -> None:
+        """The other side's piece whose lift made the last move final is back (as `piece`, if named) within
+        a bounce, other reports between: it was knocked, which is nothing. If the move's piece was picked up
+        again meanwhile (a slide going on, a change of mind), the move is open again, its piece in hand."""
+        _, lifted_at, plies, lifted_piece = self._final_lift
         self._final_lift = None
         board = self._board
         if (not knocked(lifted_at, self._t) or len(board.move_stack) != plies or self._open is not None

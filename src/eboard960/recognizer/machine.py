@@ -7,7 +7,7 @@ the sensors show; each event is classified against the legal continuations
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 import chess
 
@@ -82,6 +82,19 @@ def _repetition_key(board: chess.Board) -> tuple[object, ...]:
     ep = board.ep_square if board.ep_square is not None and board.has_legal_en_passant() else None
     return (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings,
             board.occupied_co[chess.WHITE], board.turn, board.clean_castling_rights(), ep)
+
+
+V = TypeVar("V")
+
+
+def _turned(squares: dict[chess.Square, V]) -> dict[chess.Square, V]:
+    """A map of squares as a board turned round reports them."""
+    return {63 - square: value for square, value in squares.items()}
+
+
+def _turned_bits(occupied: chess.Bitboard) -> chess.Bitboard:
+    """An occupancy as a board turned round reports it."""
+    return chess.flip_vertical(chess.flip_horizontal(occupied))
 
 
 def _may_promote(board: chess.Board) -> bool:
@@ -314,8 +327,8 @@ class Recognizer(Hindsight):
             segment.note_place(square, self._occupied)
         if piece is not None:
             self._pieces[square] = piece
-        if self._final_lift is not None:
-            self._reopen_knocked(square, piece)
+        if self._final_lift is not None and self._final_lift[0] == square:
+            self._reopen_knocked(piece)
         if self._is_bounce(square, piece, self._t):
             self._bounced_since_press |= bit
             for segment in segments:
@@ -382,8 +395,7 @@ class Recognizer(Hindsight):
         occupied = snapshot.occupied
         pieces = dict(snapshot.pieces)
         if self.rotated or (self._detect_rotation and pieces and self._turned_round(pieces)):
-            occupied = chess.flip_vertical(chess.flip_horizontal(occupied))
-            pieces = {63 - square: piece for square, piece in pieces.items()}
+            occupied, pieces = _turned_bits(occupied), _turned(pieces)
         resync, self._resync = self._resync, False
         if not resync and self._repeats(occupied, pieces):
             return  # a dump taken with a piece in hand, showing what the events did: the move goes on
@@ -453,23 +465,20 @@ class Recognizer(Hindsight):
     def _completes_start(self, square: chess.Square) -> bool:
         """Does a piece placed on `square` complete the start position's occupancy, either way round?"""
         filled, start = self._occupied | chess.BB_SQUARES[square], self.start.occupied
-        return filled == start or filled == chess.flip_vertical(chess.flip_horizontal(start))
+        return filled in (start, _turned_bits(start))
 
     def _turned_round(self, pieces: dict[chess.Square, chess.Piece]) -> bool:
         """Is the board turned round? Decided once the pieces identified so far agree with the start position
         one way round and not the other (a board being set up, or an empty first dump, decides nothing yet);
         turned, what the sensors showed is turned too. A move made fixes the way round."""
-        turned = {63 - square: piece for square, piece in pieces.items()}
-        straight, round_ = self._agrees(self.start, pieces), self._agrees(self.start, turned)
+        straight, round_ = self._agrees(self.start, pieces), self._agrees(self.start, _turned(pieces))
         if straight == round_:
             return False
         self._detect_rotation = False
         if round_:
             self.rotated = True
-            self._occupied = chess.flip_vertical(chess.flip_horizontal(self._occupied))
-            self._pieces = {63 - square: piece for square, piece in self._pieces.items()}
-            self._lifted_at = {63 - square: t for square, t in self._lifted_at.items()}
-            self._placed_at = {63 - square: t for square, t in self._placed_at.items()}
+            self._occupied, self._pieces = _turned_bits(self._occupied), _turned(self._pieces)
+            self._lifted_at, self._placed_at = _turned(self._lifted_at), _turned(self._placed_at)
             self._rebase()
         return round_
 
