@@ -7,12 +7,17 @@ reported piece, touches, bounces, slides, place-before-lift, clock presses).
 The recognizer must return exactly the moves played. Prints the pass count
 and, for each failure, the seed and the first divergent ply.
 
-Usage: python tools/fuzz_recognizer.py [--games 1000] [--seed 0]
+With `--misread`, the board names one kind of piece wrongly every time it
+lands (a worn piece): as its side's king, which nothing can be there,
+off the back ranks so that no promotion is chosen by the wrong name.
+
+Usage: python tools/fuzz_recognizer.py [--games 1000] [--seed 0] [--misread]
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import sys
 import time
@@ -20,15 +25,25 @@ import time
 import chess
 
 from eboard960.choreography import human_game, random_game
+from eboard960.events import PiecePlaced, SquareEvent
 from eboard960.recognizer import Recognizer
 
 
-def check(seed: int) -> tuple[int, str | None]:
+def misread(events: list[SquareEvent], worn: chess.Piece) -> list[SquareEvent]:
+    """The events with every place of `worn` off the back ranks named as its side's king."""
+    king = chess.Piece(chess.KING, worn.color)
+    return [dataclasses.replace(event, piece=king) if isinstance(event, PiecePlaced) and event.piece == worn
+            and not chess.BB_SQUARES[event.square] & chess.BB_BACKRANKS else event for event in events]
+
+
+def check(seed: int, misreads: bool = False) -> tuple[int, str | None]:
     """Plies played and, if the recognizer disagreed, what went wrong."""
     rng = random.Random(seed)
     start = chess.Board.from_chess960_pos(rng.randrange(960))
     moves = random_game(start, rng, max_plies=120)
     events = human_game(start, moves, rng, noise_rate=rng.choice((0.0, 0.1, 0.3)))
+    if misreads:
+        events = misread(events, chess.Piece(rng.randrange(chess.PAWN, chess.KING), rng.choice(chess.COLORS)))
     recognizer = Recognizer(start)
     reports = [report for event in events for report in recognizer.feed(event)]
     reports += recognizer.finish()
@@ -49,11 +64,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--misread", action="store_true", help="one kind of piece named wrongly")
     args = parser.parse_args()
     began = time.perf_counter()
     plies = failures = 0
     for seed in range(args.seed, args.seed + args.games):
-        played, problem = check(seed)
+        played, problem = check(seed, args.misread)
         plies += played
         if problem:
             failures += 1

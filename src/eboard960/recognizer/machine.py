@@ -565,7 +565,7 @@ class Recognizer(Hindsight):
         moves = matching_moves(board, occupied, self._segment, self._shapes, self._open, self._pieces)
         if after_lift and moves:  # shown by a lift: a capture's piece landed first on its victim's square
             moves = [move for move in moves if not self._left_late(move)]
-        move = self._choose(board, moves) if moves else None
+        move = self._choose(board, moves, misread=True) if moves else None
         if move is not None:
             if move == self._open and self.mode is not Mode.ILLEGAL:
                 shown_again = self._rest_open()
@@ -710,18 +710,25 @@ class Recognizer(Hindsight):
                     return Verdict("show_first_half", move=move, shape=shape)
         return Verdict("show_move", move=move)
 
-    def _choose(self, board: chess.Board, moves: list[chess.Move]) -> chess.Move | None:
+    def _choose(
+        self, board: chess.Board, moves: list[chess.Move], *, misread: bool = False
+    ) -> chess.Move | None:
         """Castling shown by the events first; then the promotion piece reported, chosen, or a queen.
 
         A piece the board identifies on a move's destination that cannot be there after it
-        rules the move out: a pawn reported back on e3 is no queen capturing on e3.
+        rules the move out: a pawn reported back on e3 is no queen capturing on e3. With `misread`,
+        a name that rules out every move is a misread (a worn piece), unless it names the piece that
+        stood there: the move presence shows stands.
         """
         first, pieces = moves[0], self._pieces
         if (len(moves) == 1 and first.to_square not in pieces) or board.is_castling(first):
             return first
-        moves = [m for m in moves if pieces.get(m.to_square) in (None, self._placed(board, m))]
-        if not moves:
-            return None
+        named = [m for m in moves if pieces.get(m.to_square) in (None, self._placed(board, m))]
+        if not named:
+            if not misread or any(pieces[m.to_square] == board.piece_at(m.to_square) for m in moves):
+                return None  # the piece that stood there is back: a victim put back, a touch
+            named = moves  # a misread: what presence shows stands
+        moves = named
         first = moves[0]
         if len(moves) == 1:
             return first
@@ -862,6 +869,9 @@ class Recognizer(Hindsight):
 
     def _set_open(self, move: chess.Move) -> None:
         self._other_side_lifted = None
+        board, named = self._board, self._pieces.get(move.to_square)
+        if named is not None and not board.is_castling(move) and named != self._placed(board, move):
+            del self._pieces[move.to_square]  # misread (see `_choose`): no later check may trust it
         if self._open is not None and self._open.to_square != move.to_square:
             self._alternatives = [*self._alternatives[-1:], (self._open, self._segment_open)]
         self._open = move
