@@ -1245,3 +1245,16 @@ def test_a_piece_the_board_names_wrongly_for_good_does_not_block_the_move_presen
     victim_back = [lift("e2", 1), place("e4", 1.5, "P"), lift("d7", 3), place("d5", 3.5, "p"), lift("d5", 5),
                    lift("e4", 5.5), place("d5", 6, "p"), place("e4", 6.5, "P")]
     assert moves_made(start, victim_back) == ["e4", "d5"]
+
+
+def test_a_promotion_button_that_changed_nothing_leaves_the_next_promotion_its_own_button() -> None:
+    """Found failing (an outside generator of FEN starts): a8=Q with promote_q pressed after the place (or a8
+    named a knight and promote_n pressed), no clock, then g1 and promote_r after its place. The first press,
+    repeating the open promotion's piece, was kept as spare for the next promotion; it then chose g1's piece
+    and made Black's own press spare in turn, so g1 became a queen (or a knight) and not the rook pressed."""
+    fen = "8/P2k4/8/8/8/7K/6p1/8 w - - 0 1"
+    black = [lift("g2", 4), place("g1", 5), press("promote_r", 6), press("black", 7)]
+    repeated = [lift("a7", 1), place("a8", 2), press("promote_q", 3), *black]
+    assert sans(fen, repeated) == ["a8=Q", "g1=R"]
+    named = [lift("a7", 1), place("a8", 2, "N"), press("promote_n", 3), *black]
+    assert sans(fen, named) == ["a8=N", "g1=R"]

@@ -135,7 +135,7 @@ class Recognizer(Hindsight):
         self._placed_at: dict[chess.Square, float] = {}
         self._open_before_lift: chess.Move | None = None
         # the last promotion button: its piece, the event count then, and whether it is spare: pressed
-        # while a promotion stood open whose piece a button had already chosen, it is for the next one
+        # while a promotion stood open whose piece a button had already chosen for it, it is for the next one
         self._promotion: tuple[chess.PieceType, int, bool] | None = None
         # the mover's clock made a promotion final with the default piece, and the other side has not
         # begun: a promotion button still chooses its piece
@@ -363,10 +363,8 @@ class Recognizer(Hindsight):
                 latent := self._latent_capture(self._occupied, with_reply=False)
             ) and not latent.promotion:
                 self._commit_latent(latent, reply_follows=False)  # made: the press is for the other side
-            open_move = self._open
-            spare = open_move is not None and bool(open_move.promotion) and (
-                self._promotion is not None or open_move.promotion == piece
-            )
+            open_move, press = self._open, self._promotion
+            spare = open_move is not None and bool(open_move.promotion) and press is not None and not press[2]
             self._promotion = (piece, self._index, spare)
             if not spare:
                 self._repromote()
