@@ -1258,3 +1258,17 @@ def test_a_promotion_button_that_changed_nothing_leaves_the_next_promotion_its_o
     assert sans(fen, repeated) == ["a8=Q", "g1=R"]
     named = [lift("a7", 1), place("a8", 2, "N"), press("promote_n", 3), *black]
     assert sans(fen, named) == ["a8=N", "g1=R"]
+
+
+def test_a_double_step_corrected_to_a_single_step_then_taken_is_no_en_passant_placed_first() -> None:
+    """Found failing (an outside generator of FEN starts): d2-d4 corrected to d2-d3 (lift d4, place d3), then
+    Black's cxd3, own pawn first, its lift a second after the correction. Read as d4 and an en passant
+    capture whose pawn landed on d3 a second before it left c4, then d3 touched. A board's scan shows a
+    place before its lift only for a moment; with a lift that late, the next lift taking the corrected
+    pawn says the correction stands. A lift at once is the en passant capture placed first."""
+    fen = "4k3/8/8/8/2p5/8/3P4/4K3 w - - 0 1"
+    events = [lift("d2", 1), place("d4", 2), lift("d4", 3), place("d3", 3.5), lift("c4", 4.5),
+              lift("d3", 6.5), place("d3", 8)]
+    assert moves_made(fen, events) == ["d3", "cxd3"]
+    placed_first = [*events[:4], lift("c4", 3.7), lift("d3", 6.5), place("d3", 8)]
+    assert moves_made(fen, placed_first) == ["d4", "cxd3"]

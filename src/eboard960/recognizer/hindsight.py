@@ -75,15 +75,20 @@ class Hindsight:
         """The other side began (`event` came next): prefer an earlier open move that its complete reply
         explains. The open move stays if `event` lands a reply to it (the piece the board names, if it names
         one), unless the earlier move is a capture whose victim left before the capturer did: that victim was
-        no touch. A capture replaced because its victim stood, touched with the capturer in hand, also stays
-        replaced if the reply's first lift came too late to end a move placed first, and the reply goes on on
-        the board (not with a clock press)."""
+        no touch. It also stays if the reply's first lift came too late to end a move placed first and `event`
+        lifts the open move's piece, which the piece lifted can take (a capture, own piece first). A capture
+        replaced because its victim stood, touched with the capturer in hand, also stays replaced if the
+        reply's first lift came too late to end a move placed first, and the reply goes on on the board (not
+        with a clock press)."""
         if not self._alternatives:
             return
         played, shapes = self._after(), self._shapes_open()
         if matching_moves(played, self._occupied, self._segment_open, shapes):
             return
         lands_reply = isinstance(event, PiecePlaced) and self._lands_reply(played, shapes, event)
+        target = self._open.to_square
+        takes_open = isinstance(event, PieceLifted) and self._map(event.square) == target and bool(
+            with_promotions(played, self._last_lift[0], target))
         late = self._t - self._open_at > PLACED_FIRST_SECONDS
         under_way = late and isinstance(event, PiecePlaced | PieceLifted)
         for move, segment in reversed(self._alternatives):
@@ -91,7 +96,7 @@ class Hindsight:
                 in_hand = self._segment.left_before(move.to_square, move.from_square)  # the capturer in hand
                 if in_hand and (under_way or lands_reply):
                     continue  # the victim was only touched
-            elif lands_reply:
+            elif lands_reply or (late and takes_open):
                 continue
             after = after_move(self._board, move)
             replies = matching_moves(after, self._occupied, segment, castling_shapes(after))

@@ -715,17 +715,16 @@ class Recognizer(Hindsight):
 
         A piece the board identifies on a move's destination that cannot be there after it
         rules the move out: a pawn reported back on e3 is no queen capturing on e3. With `misread`,
-        a name that rules out every move is a misread (a worn piece), unless it names the piece that
-        stood there: the move presence shows stands.
+        a name that rules out every move and that no piece in play can have is a misread.
         """
         first, pieces = moves[0], self._pieces
         if (len(moves) == 1 and first.to_square not in pieces) or board.is_castling(first):
             return first
         named = [m for m in moves if pieces.get(m.to_square) in (None, self._placed(board, m))]
         if not named:
-            if not misread or any(pieces[m.to_square] == board.piece_at(m.to_square) for m in moves):
-                return None  # the piece that stood there is back: a victim put back, a touch
-            named = moves  # a misread: what presence shows stands
+            if not misread or not all(self._misnamed(board, m.to_square) for m in moves):
+                return None
+            named = moves  # what presence shows stands
         moves = named
         first = moves[0]
         if len(moves) == 1:
@@ -745,6 +744,23 @@ class Recognizer(Hindsight):
                 if move.promotion == wanted:
                     return move
         return first
+
+    def _misnamed(self, board: chess.Board, square: chess.Square) -> bool:
+        """Does the board name on `square` a piece of the side to move that none of its pieces can be (a
+        worn piece, a sensor fault): none in hand, none put back in a takeback? The other side's piece is
+        their move shown early (placed before its lift, a capture under way), or a victim put back."""
+        piece = self._pieces[square]
+        if piece.color != board.turn:
+            return False
+        if board.pieces_mask(piece.piece_type, piece.color) & ~self._occupied:
+            return False  # one in hand
+        if not board.move_stack:
+            return True
+        last = board.pop()
+        try:
+            return board.piece_at(square) != piece  # else a victim put back, taking the last move back
+        finally:
+            board.push(last)
 
     def _landing_doubt(self, capture: chess.Move) -> tuple[bool, bool, bool]:
         """Of several pieces lifted that one piece could take, the victim is where it landed: a square the
