@@ -82,6 +82,22 @@ def test_two_reports_close_together_are_taken_the_other_way_round(tmp_path: Path
     assert "read again with the two reports of lines 7 and 8 taken the other way round" in err
 
 
+def test_with_takebacks_off_a_second_reading_undoes_no_move_made(tmp_path: Path, capsys) -> None:
+    """Found failing (an outside generator of takebacks): 2.Nf3 with the clock pressed, the knight put back on
+    g1, then 2.Nc3 Nc6. With takebacks off that is a board to put right; a second reading left out the
+    knight's place (or the press), and Nf3 vanished as if taken back. Now the moves made stay."""
+    path = tmp_path / "game.jsonl"
+    spec = "Le2 Pe4 Bw Le7 Pe5 Bb Lg1 Pf3 Bw Lf3 Pg1 Lb1 Pc3 Bw Lb8 Pc6 Bb"
+    lines = [{"capture": 1, "board": "events", "start": 518}, *records(spec)]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    status = main(["replay", "--no-takebacks", str(path)])
+    captured = capsys.readouterr()
+    game = chess.pgn.read_game(io.StringIO(captured.out))
+    assert [move.uci() for move in game.mainline_moves()] == ["e2e4", "e7e5", "g1f3"]
+    assert status == 1 and "no legal move explains" in captured.err and "read again" not in captured.err
+    assert replay(tmp_path, spec, capsys)[1] == ["e2e4", "e7e5", "b1c3", "b8c6"]  # takebacks on: taken back
+
+
 def test_a_king_laid_down_to_resign_is_not_read_again(tmp_path: Path, capsys) -> None:
     """A board unexplained only by its last report lost no moves: the first reading and its problem stand."""
     status, moves, err = replay(tmp_path, "Le2 Pe4 Le7 Pe5 Le1 Pe3", capsys)

@@ -115,7 +115,7 @@ def reread(start: chess.Board, events: Sequence[tuple[int, SquareEvent]], end_li
         if index >= lowest:
             at_slip[index] = _copy(reader)
         reader.feed(index, line, event)
-    plies = first.plies
+    plies, made = first.plies, _moves(first)
     for index in range(first.lost_at, lowest - 1, -1):
         for trial, slip in _trials(events, index):
             reader = _copy(at_slip[index])
@@ -125,10 +125,16 @@ def reread(start: chess.Board, events: Sequence[tuple[int, SquareEvent]], end_li
             except _GaveUp:
                 continue
             reading = reader.finish(trial, end_line)
+            if not takebacks and _moves(reading)[:plies] != made:
+                continue  # with takebacks off, no move once made may be undone unseen
             if _followed(reading.recognizer) and reading.plies > plies:
                 reading.slip = slip
                 return reading
     return None
+
+
+def _moves(reading: Reading) -> list[chess.Move]:
+    return [move for game in reading.recognizer.games() for move in game.mainline_moves()]
 
 
 def _copy(reader: _Reader) -> _Reader:
