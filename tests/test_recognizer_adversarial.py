@@ -1272,3 +1272,13 @@ def test_a_double_step_corrected_to_a_single_step_then_taken_is_no_en_passant_pl
     assert moves_made(fen, events) == ["d3", "cxd3"]
     placed_first = [*events[:4], lift("c4", 3.7), lift("d3", 6.5), place("d3", 8)]
     assert moves_made(fen, placed_first) == ["d4", "cxd3"]
+
+
+def test_a_first_capture_named_like_the_start_turned_round_is_no_turned_board() -> None:
+    """Found failing (an outside enumerator of event orders): from 1.e4 d5 as the start, exd5 victim first with
+    the pawn's place (named P) reported just before its lift. The place completed the start's occupancy and
+    the one piece named agreed with the start turned round (e4 holds a P), so the board read as turned round
+    and no move was read. A set-up turned round names every piece it places."""
+    fen = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    events = [lift("d5", 1.8), place("d5", 2.6, "P"), lift("e4", 2.7), press("white", 3.5)]
+    assert moves_made(fen, events) == ["exd5"]

@@ -311,9 +311,7 @@ class Recognizer(Hindsight):
         self._settle(after_lift=True)
 
     def _place(self, square: chess.Square, piece: chess.Piece | None) -> None:
-        if self._detect_rotation and piece and self._completes_start(square) and self._turned_round(
-            {**self._pieces, square: piece}
-        ):
+        if self._detect_rotation and piece and self._sets_up_turned(square, {**self._pieces, square: piece}):
             square = 63 - square  # the set-up just completed shows the board turned round
         bit = chess.BB_SQUARES[square]
         if self._occupied & bit:
@@ -460,10 +458,13 @@ class Recognizer(Hindsight):
             self._place(square, pieces.get(square))
         return True
 
-    def _completes_start(self, square: chess.Square) -> bool:
-        """Does a piece placed on `square` complete the start position's occupancy, either way round?"""
+    def _sets_up_turned(self, square: chess.Square, named: dict[chess.Square, chess.Piece]) -> bool:
+        """Does a piece placed on `square` complete a set-up of the start position turned round: its
+        occupancy, every piece `named` (a board that names pieces names each one set up), agreeing with the
+        start that way round only? A touch that names one piece decides nothing."""
         filled, start = self._occupied | chess.BB_SQUARES[square], self.start.occupied
-        return filled in (start, _turned_bits(start))
+        return (filled in (start, _turned_bits(start)) and len(named) == start.bit_count()
+                and self._turned_round(named))
 
     def _turned_round(self, pieces: dict[chess.Square, chess.Piece]) -> bool:
         """Is the board turned round? Decided once the pieces identified so far agree with the start position
