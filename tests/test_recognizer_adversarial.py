@@ -1282,3 +1282,14 @@ def test_a_first_capture_named_like_the_start_turned_round_is_no_turned_board() 
     fen = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
     events = [lift("d5", 1.8), place("d5", 2.6, "P"), lift("e4", 2.7), press("white", 3.5)]
     assert moves_made(fen, events) == ["exd5"]
+
+
+def test_a_promotion_button_after_a_capture_that_was_read_again_is_kept_for_the_reply() -> None:
+    """Found failing (two outside generators: other boards' raw bytes, and enumerated event orders): Qxg5,
+    queen lifted first, then promote_r, then Black's a1 placed before a2's lift. The place first read as the
+    queen moving on to a1; a2's lift brought Qxg5 back, shown anew after the press, so the press counted as
+    made before White's move and was dropped, and a1 became a queen."""
+    fen = "8/7k/1p4p1/1P4p1/8/7K/p2R4/6Q1 w - - 0 50"
+    events = [lift("g1", 0.5), lift("g5", 1), place("g5", 1.5), press("promote_r", 2), place("a1", 2.5),
+              lift("a2", 3)]
+    assert moves_made(fen, events) == ["Qxg5", "a1=R"]

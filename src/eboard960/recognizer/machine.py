@@ -887,7 +887,9 @@ class Recognizer(Hindsight):
         board, named = self._board, self._pieces.get(move.to_square)
         if named is not None and not board.is_castling(move) and named != self._placed(board, move):
             del self._pieces[move.to_square]  # misread (see `_choose`): no later check may trust it
-        if self._open is not None and self._open.to_square != move.to_square:
+        if self._open is None:
+            self._first_shown = self._index
+        elif self._open.to_square != move.to_square:
             self._alternatives = [*self._alternatives[-1:], (self._open, self._segment_open)]
         self._open = move
         self._open_index = self._index
@@ -946,8 +948,8 @@ class Recognizer(Hindsight):
         self._out.append(MoveRecognized(move=move, ply=len(board.move_stack), t=self._t, line=self._line,
                                         index=self._line.append(move)))
         press = self._promotion
-        if press is not None and (self._open_index > press[1] or (move.promotion and not press[2])):
-            self._promotion = None  # spent on this move, or pressed for it
+        if press is not None and (self._first_shown > press[1] or (move.promotion and not press[2])):
+            self._promotion = None  # pressed before this move (or the first it replaced) showed, or for it
         self._open = None
         self._after_open = None
         self._replaced = tuple(move for move, _ in self._alternatives)
@@ -1012,6 +1014,7 @@ class Recognizer(Hindsight):
         self._open: chess.Move | None = None
         self._open_kind: str | None = None
         self._open_index = self._index
+        self._first_shown = self._index  # the open move's, or the first one it replaced
         self._open_at = self._t
         self._after_open: chess.Board | None = None
         self._open_occupied: chess.Bitboard = 0
