@@ -1275,10 +1275,10 @@ def test_a_double_step_corrected_to_a_single_step_then_taken_is_no_en_passant_pl
 
 
 def test_a_first_capture_named_like_the_start_turned_round_is_no_turned_board() -> None:
-    """Found failing (an outside enumerator of event orders): from 1.e4 d5 as the start, exd5 victim first with
-    the pawn's place (named P) reported just before its lift. The place completed the start's occupancy and
-    the one piece named agreed with the start turned round (e4 holds a P), so the board read as turned round
-    and no move was read. A set-up turned round names every piece it places."""
+    """Found failing (an outside enumerator of event orders): from 1.e4 d5 as the start, exd5 victim first
+    with the pawn's place (named P) reported just before its lift. The place completed the start's occupancy
+    and the one piece named agreed with the start turned round (e4 holds a P), so the board read as turned
+    round and no move was read. A set-up turned round names every piece it places."""
     fen = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
     events = [lift("d5", 1.8), place("d5", 2.6, "P"), lift("e4", 2.7), press("white", 3.5)]
     assert moves_made(fen, events) == ["exd5"]
@@ -1293,3 +1293,16 @@ def test_a_promotion_button_after_a_capture_that_was_read_again_is_kept_for_the_
     events = [lift("g1", 0.5), lift("g5", 1), place("g5", 1.5), press("promote_r", 2), place("a1", 2.5),
               lift("a2", 3)]
     assert moves_made(fen, events) == ["Qxg5", "a1=R"]
+
+
+def test_a_capture_placed_first_is_read_before_the_reply_retakes() -> None:
+    """Found failing (an outside enumerator of event orders): Rc8xc2 victim first, the rook's place reported
+    0.06 s before its lift, then Bb1xc2 the same way. The first capture waited to be read (it also looks like
+    a touch and the rook in hand), so White's lift of c2 and place there read as the rook landing, and Bxc2
+    vanished. A lift that quick after the place is the board's scan: the capture is shown at once, open."""
+    fen = "1br1n1k1/3p1p2/1Q2p3/p6P/5n1P/3P4/PPP2P2/BBR1K2N b - - 0 13"
+    events = [lift("c2", 1.8), place("c2", 2.6), lift("c8", 2.66), lift("c2", 3.66), place("c2", 4.66),
+              lift("b1", 4.86), press("white", 5.66)]
+    assert moves_made(fen, events) == ["Rxc2", "Bxc2"]
+    touched = [lift("c2", 1.8), place("c2", 2.6), lift("c8", 3.1), place("c6", 4), press("black", 5)]
+    assert moves_made(fen, touched) == ["Rc6"]  # a hand's lift after a touch: no capture

@@ -33,6 +33,8 @@ BOUNCE_SECONDS = 0.25  # a lift and place of one square this close together is a
 # a place reported before its own lift comes from the board's scan order, or a slide: the samples' lifts
 # follow within 0.27 s; a lift later than this begins another hand movement
 PLACED_FIRST_SECONDS = 0.5
+# the board's scan alone (the samples: at most 0.27 s); a hand lifts again only later than this
+SCAN_SECONDS = 0.3
 # but a capture placed first may wait longer for its lift (a DGT sample: 0.58 s, 1.38 s where the board named
 # the capturer); on presence alone, a lift later than this makes the victim's lift and place a touch
 CAPTURE_PLACED_FIRST_SECONDS = 1.0

@@ -31,7 +31,7 @@ from eboard960.recognizer.explain import (
     occupancy_after,
     successors,
 )
-from eboard960.recognizer.hindsight import BOUNCE_SECONDS, Hindsight, knocked
+from eboard960.recognizer.hindsight import BOUNCE_SECONDS, SCAN_SECONDS, Hindsight, knocked
 from eboard960.recognizer.reports import (
     DrawClaimable,
     GameOver,
@@ -599,6 +599,8 @@ class Recognizer(Hindsight):
             if moved_king or moved_rook:
                 return Verdict("show_castling_half", move=shape.move, shape=shape)
             return NOTHING
+        if after_lift and self._open is None and (capture := self._placed_first_capture(occupied)):
+            return Verdict("show_move", move=capture)
         if self._open is None and (latent := self._latent_capture(occupied, with_reply=True)):
             return Verdict("latent", move=latent)
         count = occupied.bit_count()
@@ -620,6 +622,17 @@ class Recognizer(Hindsight):
         if self._open is None and (castling := self._castling_completed(occupied)):
             return Verdict("complete_castling", move=castling)
         return self._illegal(reference)
+
+    def _placed_first_capture(self, occupied: chess.Bitboard) -> chess.Move | None:
+        """A capture whose piece left its square just after a piece landed on its victim's (lifted first, not
+        a bounce): the board reported the place before the lift. Shown, it stays open to correction."""
+        capture = self._latent_capture(occupied, with_reply=False)
+        if capture is None:
+            return None
+        victim = capture.to_square
+        lifted, placed = self._lifted_at.get(victim), self._placed_at.get(victim, -1.0)
+        waited = self._lifted_at[capture.from_square] - placed
+        return capture if 0.0 <= waited <= SCAN_SECONDS and not knocked(lifted, placed) else None
 
     def _only_in_hand(self, occupied: chess.Bitboard) -> bool:
         """The common lift, settled on occupancy alone: pieces of the game in the air, none put anywhere,
