@@ -629,10 +629,11 @@ class Recognizer(Hindsight):
         capture = self._latent_capture(occupied, with_reply=False)
         if capture is None:
             return None
-        victim = capture.to_square
-        lifted, placed = self._lifted_at.get(victim), self._placed_at.get(victim, -1.0)
-        waited = self._lifted_at[capture.from_square] - placed
-        return capture if 0.0 <= waited <= SCAN_SECONDS and not knocked(lifted, placed) else None
+        victim, left = capture.to_square, self._lifted_at.get(capture.from_square)
+        lifted, placed = self._lifted_at.get(victim), self._placed_at.get(victim)
+        if left is None or placed is None or knocked(lifted, placed):
+            return None  # emptied by a snapshot, or the victim's square only bounced
+        return capture if 0.0 <= left - placed <= SCAN_SECONDS else None
 
     def _only_in_hand(self, occupied: chess.Bitboard) -> bool:
         """The common lift, settled on occupancy alone: pieces of the game in the air, none put anywhere,
