@@ -88,17 +88,17 @@ class Hindsight:
         if matching_moves(played, self._occupied, self._segment_open, shapes):
             return
         lands_reply = isinstance(event, PiecePlaced) and self._lands_reply(played, shapes, event)
-        target = self._open.to_square
-        takes_open = isinstance(event, PieceLifted) and self._map(event.square) == target and bool(
-            with_promotions(played, self._last_lift[0], target))
         late = self._t - self._open_at > PLACED_FIRST_SECONDS
         under_way = late and isinstance(event, PiecePlaced | PieceLifted)
+        target = self._open.to_square
+        takes_open = late and isinstance(event, PieceLifted) and self._map(event.square) == target and bool(
+            with_promotions(played, self._last_lift[0], target))
         for move, segment in reversed(self._alternatives):
             if self._only_touched(move, self._open):
                 in_hand = self._segment.left_before(move.to_square, move.from_square)  # the capturer in hand
                 if in_hand and (under_way or lands_reply):
                     continue  # the victim was only touched
-            elif lands_reply or (late and takes_open):
+            elif lands_reply or takes_open:
                 continue
             after = after_move(self._board, move)
             replies = matching_moves(after, self._occupied, segment, castling_shapes(after))
