@@ -571,7 +571,7 @@ class Recognizer(Hindsight):
                 if occupied == board.occupied and (shown_again is NOTHING or self._swapped_back()):
                     return self._rest()  # a transposition swapped back (the pieces reported say so)
                 return shown_again
-            if self._may_replace(move):
+            if self._may_replace(move) and not self._touched_after_castling(occupied):
                 return self._as_move(move)
         if self._open is not None:
             if occupied == self._open_occupied:
@@ -670,6 +670,14 @@ class Recognizer(Hindsight):
             elif self._only_touched(open_move, move):
                 return True
         return bool(picked_up & targets)
+
+    def _touched_after_castling(self, occupied: chess.Bitboard) -> bool:
+        """Does the board show the open castling again after one of its pieces was only touched? A king or
+        rook move leaving the same squares (the king placed before its lift gave no sign the two were in
+        hand together) is no reason to replace it."""
+        open_move = self._open
+        return (open_move is not None and occupied == self._open_occupied
+                and self._board.is_castling(open_move) and self._segment_open.ever.bit_count() == 1)
 
     def _knocked_back(self, square: chess.Square) -> bool:
         """Was the piece on `square` lifted and put back within `BOUNCE_SECONDS`, and is it there now?"""
