@@ -1317,3 +1317,13 @@ def test_a_castling_whose_king_was_placed_first_then_touched_stays_a_castling() 
     events = [place("g1", 1.8), lift("f1", 1.87), lift("h1", 2.67), place("f1", 3.47), lift("g1", 4.27),
               place("g1", 5.07)]
     assert moves_made(fen, events) == ["O-O"]
+
+
+def test_a_capture_placed_first_by_a_rook_that_may_castle_is_no_castling_half() -> None:
+    """Found failing (an outside enumerator of event orders): Rf8xf2 victim first, the rook's place reported
+    0.2 s before its lift, then White's transposition castling. The rook's lift looked like half of Black's
+    castling and waited; the clock then made the capture with the evidence of White's castling gone."""
+    fen = "2rk1r2/ppppp2p/8/8/8/8/1PPPPPPP/2RK1R2 b FCfc - 0 1"
+    events = [lift("f2", 2.373), place("f2", 3.898), lift("f8", 4.112), lift("d1", 6.246), lift("c1", 6.847),
+              place("c1", 8.17), place("d1", 9.793), press("white", 10.437)]
+    assert moves_made(fen, events) == ["Rxf2", "O-O-O"]

@@ -589,6 +589,8 @@ class Recognizer(Hindsight):
             ):
                 return Verdict("hold_retract")  # or the other side's reply placed before its lift
             return rest
+        if after_lift and self._open is None and (capture := self._placed_first_capture(occupied)):
+            return Verdict("show_move", move=capture)
         for shape in self._shapes:
             half = shape.halves.get(occupied)
             if half is None:
@@ -599,8 +601,6 @@ class Recognizer(Hindsight):
             if moved_king or moved_rook:
                 return Verdict("show_castling_half", move=shape.move, shape=shape)
             return NOTHING
-        if after_lift and self._open is None and (capture := self._placed_first_capture(occupied)):
-            return Verdict("show_move", move=capture)
         if self._open is None and (latent := self._latent_capture(occupied, with_reply=True)):
             return Verdict("latent", move=latent)
         count = occupied.bit_count()
