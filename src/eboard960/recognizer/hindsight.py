@@ -145,16 +145,12 @@ class Hindsight:
         """Is `event` the open move's piece, picked up again, landing on the square of the other side's
         piece just lifted: a change of mind or a slide into a capture, not the other side's move? On a board
         that identifies pieces, the piece may also still touch the open move's square (set down across two
-        squares): the board then reports it replacing the other side's piece, in one message. A capture read
-        as placed before its lift may have been a touch of its victim, the piece still in hand."""
+        squares): the board then reports it replacing the other side's piece, in one message."""
         move, board = self._open, self._board
         if not isinstance(event, PiecePlaced) or board.is_castling(move) or self._last_lift is None:
             return False
         square, target = self._map(event.square), chess.BB_SQUARES[move.to_square]
-        picked_up = bool(self._segment_open.lifted & target) and not self._occupied & target
-        placed_first = board.is_capture(move) and self._segment.landed_before_left(
-            move.to_square, move.from_square)
-        in_hand = picked_up or placed_first
+        in_hand = bool(self._segment_open.lifted & target) and not self._occupied & target
         replaced = event.piece is not None and event.t == self._last_lift[1] and (
             event.piece.piece_type == board.piece_type_at(move.from_square))
         ours = event.piece is None or event.piece.color == board.turn
