@@ -1327,3 +1327,14 @@ def test_a_capture_placed_first_by_a_rook_that_may_castle_is_no_castling_half() 
     events = [lift("f2", 2.373), place("f2", 3.898), lift("f8", 4.112), lift("d1", 6.246), lift("c1", 6.847),
               place("c1", 8.17), place("d1", 9.793), press("white", 10.437)]
     assert moves_made(fen, events) == ["Rxf2", "O-O-O"]
+
+
+def test_a_capture_set_down_across_two_squares_then_the_other_side_begins() -> None:
+    """Found failing (an outside generator of slides and touches): exd5 own piece first, the pawn brushing e5
+    as it was set down (place e5 0.24 s later, lift e5 0.16 s after), then Nf6 with no clock press. The brush
+    read as e4-e5 (d5 only touched); Black's lift made it final and the board went illegal. As at the clock,
+    the other side's lift now finds the piece never landed on e5 and the capture seen before it made."""
+    events = [lift("e2", 1), place("e4", 2), press("white", 2.5), lift("d7", 3.5), place("d5", 4.5),
+              press("black", 5), lift("e4", 6), lift("d5", 7), place("d5", 7.5), place("e5", 7.74),
+              lift("e5", 7.9), lift("g8", 9.6), place("f6", 10.6), lift("g1", 14), place("f3", 15)]
+    assert moves_made(chess.STARTING_FEN, events) == ["e4", "d5", "exd5", "Nf6", "Nf3"]

@@ -73,20 +73,20 @@ class Hindsight:
 
     # -------------------------------- the other side began: the open move, an earlier one, or a capture
 
-    def _take_alternative(self, event: SquareEvent | None) -> None:
+    def _take_alternative(self, event: SquareEvent | None) -> bool:
         """The other side began (`event` came next): prefer an earlier open move that its complete reply
-        explains. The open move stays if `event` lands a reply to it (the piece the board names, if it names
-        one), unless the earlier move is a capture whose victim left before the capturer did: that victim was
-        no touch. It also stays if the reply's first lift came too late to end a move placed first and `event`
-        lifts the open move's piece, which the piece lifted can take (a capture, own piece first). A capture
-        replaced because its victim stood, touched with the capturer in hand, also stays replaced if the
-        reply's first lift came too late to end a move placed first, and the reply goes on on the board (not
-        with a clock press)."""
+        explains, and say whether one was taken. The open move stays if `event` lands a reply to it (the piece
+        the board names, if it names one), unless the earlier move is a capture whose victim left before the
+        capturer did: that victim was no touch. It also stays if the reply's first lift came too late to end a
+        move placed first and `event` lifts the open move's piece, which the piece lifted can take (a capture,
+        own piece first). A capture replaced because its victim stood, touched with the capturer in hand, also
+        stays replaced if the reply's first lift came too late to end a move placed first, and the reply goes
+        on on the board (not with a clock press)."""
         if not self._alternatives:
-            return
+            return False
         played, shapes = self._after(), self._shapes_open()
         if matching_moves(played, self._occupied, self._segment_open, shapes):
-            return
+            return False
         lands_reply = isinstance(event, PiecePlaced) and self._lands_reply(played, shapes, event)
         late = self._t - self._open_at > PLACED_FIRST_SECONDS
         under_way = late and isinstance(event, PiecePlaced | PieceLifted)
@@ -106,7 +106,8 @@ class Hindsight:
                 self._open_kind = "show_move"
                 self._set_open(move)
                 self._segment_open = segment
-                return
+                return True
+        return False
 
     def _lands_reply(
         self, played: chess.Board, shapes: tuple[CastlingShape, ...], event: PiecePlaced
@@ -158,12 +159,12 @@ class Hindsight:
         return ((in_hand or replaced) and ours and lifted_there
                 and bool(with_promotions(board, move.from_square, square)))
 
-    def _commit_open(self, occupied: chess.Bitboard, reply_follows: bool) -> None:
+    def _commit_open(self, occupied: chess.Bitboard, reply_follows: bool, *, chosen: bool = False) -> None:
         """Make the open move final, unless its piece is in hand again and `occupied` (the board before
         the other side began) shows a capture from its origin instead."""
         capture = self._capture_in_hand(occupied, reply_follows)
         if capture is None:
-            if not reply_follows:  # else the reply chose among the earlier open moves (`_take_alternative`)
+            if not chosen:  # else the reply just chose it among the earlier open moves (`_take_alternative`)
                 self._back_to_earlier(occupied)
             self._fire("commit")
             return
@@ -171,9 +172,9 @@ class Hindsight:
         self._commit_latent(capture, reply_follows)
 
     def _back_to_earlier(self, occupied: chess.Bitboard) -> None:
-        """At the mover's clock or the end of input, the open move's piece was picked up again and never
-        landed, and `occupied` is an earlier open move made: the piece only brushed that square as it was set
-        down (a straddle). That earlier move is the one made."""
+        """At the mover's clock, the other side's lift or the end of input, the open move's piece was
+        picked up again and never landed, and `occupied` is an earlier open move made: the piece only
+        brushed that square as it was set down (a straddle). That earlier move is the one made."""
         move, segment = self._open, self._segment_open
         target = chess.BB_SQUARES[move.to_square]
         if not segment.lifted & target or occupied & target:

@@ -255,12 +255,12 @@ class Recognizer(Hindsight):
             self._other_side_lifted = lifted_at  # a neighbour knocked back in place: the next event decides
             return
         self._t = lifted_at
-        self._take_alternative(event)
+        chosen = self._take_alternative(event)
         square, _, _, piece = self._last_lift
         if isinstance(event, PiecePlaced) and self._map(event.square) == self._open.to_square:
             self._fire("commit")  # the other side's piece takes the open move's, lifted as its victim
         else:
-            self._commit_open(self._occupied | chess.BB_SQUARES[square], reply_follows=True)
+            self._commit_open(self._occupied | chess.BB_SQUARES[square], reply_follows=True, chosen=chosen)
         self._final_lift = (square, lifted_at, len(self._board.move_stack), piece)
         self._settle(after_lift=True)  # the other side's move may already be on the board
 
