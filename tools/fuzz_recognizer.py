@@ -8,8 +8,9 @@ The recognizer must return exactly the moves played. Prints the pass count
 and, for each failure, the seed and the first divergent ply.
 
 With `--misread`, the board names one kind of piece wrongly every time it
-lands (a worn piece): as its side's king, which nothing can be there,
-off the back ranks so that no promotion is chosen by the wrong name.
+lands (a worn piece): as its side's king, a name no piece landing there
+can have, and only off the back ranks, so that no wrong name chooses a
+promotion.
 
 Usage: python tools/fuzz_recognizer.py [--games 1000] [--seed 0] [--misread]
 """

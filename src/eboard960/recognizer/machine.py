@@ -744,11 +744,10 @@ class Recognizer(Hindsight):
         if (len(moves) == 1 and first.to_square not in pieces) or board.is_castling(first):
             return first
         named = [m for m in moves if pieces.get(m.to_square) in (None, self._placed(board, m))]
-        if not named:
-            if not misread or not all(self._misnamed(board, m.to_square) for m in moves):
-                return None
-            named = moves  # what presence shows stands
-        moves = named
+        if named:
+            moves = named
+        elif not misread or not all(self._misnamed(board, m.to_square) for m in moves):
+            return None  # else a misread: what presence shows stands
         first = moves[0]
         if len(moves) == 1:
             return first
