@@ -35,7 +35,9 @@ from eboard960.protocols.dgt import (  # the same identity messages as a DGT boa
     DgtFramer,
     Frame,
     HardwareVersion,
+    LongSerialNumber,
     Msg,
+    SerialNumber,
     Version,
     field_of,
     square_of,
@@ -230,18 +232,6 @@ NAME_COMMAND = 0x65
 class DumpWithheld:
     """The board answered a dump request with 0x7F everywhere: no developer key yet."""
 
-    t: float = 0.0
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SerialNumber:
-    text: str
-    t: float = 0.0
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class LongSerialNumber:
-    text: str
     t: float = 0.0
 
 
