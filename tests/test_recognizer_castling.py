@@ -8,7 +8,7 @@ import chess
 import pytest
 
 from eboard960.choreography import castling_orders
-from eboard960.events import PieceLifted, PiecePlaced
+from eboard960.events import BoardSnapshot, PieceLifted, PiecePlaced
 from eboard960.recognizer import MoveProvisional, Recognizer
 
 
@@ -57,6 +57,34 @@ def test_every_castling_order_in_every_position(number: int) -> None:
         for order, steps in white_orders.items():
             black_steps = black_orders.get(order) or black_orders["eboard"]
             assert replay(start, steps + black_steps) == [white, black], (number, a_side, order)
+
+
+def snapshots_of(start: chess.Board, steps: list, every: int) -> list[BoardSnapshot]:
+    """What a board that reports only full snapshots sends for `steps`, scanning after every `every` steps
+    (so that, with two, king and rook are both seen in hand and both seen placed, never one at a time)."""
+    occupied, snapshots = start.occupied, []
+    for number, step in enumerate(steps, 1):
+        bit = chess.BB_SQUARES[step.square]
+        occupied = occupied & ~bit if isinstance(step, PieceLifted) else occupied | bit
+        if number % every == 0 or number == len(steps):
+            snapshots.append(BoardSnapshot(occupied=occupied))
+    return snapshots
+
+
+@pytest.mark.parametrize("number", range(0, 960, 7))
+def test_every_castling_order_seen_only_through_snapshots(number: int) -> None:
+    for a_side in (True, False):
+        start = open_wing(number, a_side)
+        white = castling(start, a_side)
+        after_white = start.copy()
+        after_white.push(white)
+        black = castling(after_white, a_side)
+        black_orders = castling_orders(after_white, black)
+        for order, steps in castling_orders(start, white).items():
+            black_steps = black_orders.get(order) or black_orders["eboard"]
+            for every in (1, 2):
+                snapshots = snapshots_of(start, steps, every) + snapshots_of(after_white, black_steps, every)
+                assert replay(start, snapshots) == [white, black], (number, a_side, order, every)
 
 
 def test_first_half_that_is_an_ordinary_move_is_provisional_then_committed_as_played() -> None:

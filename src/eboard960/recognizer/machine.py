@@ -403,12 +403,14 @@ class Recognizer(Hindsight):
                 self._fire("set_up")
             return
         expected = self.expected
-        if occupied == expected.occupied and self._agrees(expected, pieces):
+        matches = occupied == expected.occupied and self._agrees(expected, pieces)
+        if not resync and not (matches and occupied == sensed) and self._missed_reports(
+                sensed, known, pieces, live=True):
+            return  # what changed since the sensors last reported, read as reports: a transposition shows so
+        if matches:
             self._rebase()
             if self.mode is Mode.ILLEGAL:
                 self._fire("restore")
-            return
-        if not resync and self._missed_reports(sensed, known, pieces, live=True):
             return
         if self._open is not None and occupied == self._board.occupied and self._agrees(self._board, pieces):
             self._rebase()
