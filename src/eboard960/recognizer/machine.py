@@ -176,12 +176,16 @@ class Recognizer(Hindsight):
     def feed(self, event: SquareEvent) -> list[Report]:
         """Process one sensor event; returns the reports it caused, in order."""
         self._out = []
-        if self._other_side_lifted is not None:
-            self._other_side_began(event)
-        elif self._held:
-            self._decide_held(event)
-        self._t = event.t
+        self._step(event)
+        return self._out
+
+    def _step(self, event: SquareEvent) -> None:
         kind = type(event)
+        if kind is BoardSnapshot:
+            self._snapshot(event)  # what changed in it decides what the last events left pending
+            return
+        self._decide_pending(event)
+        self._t = event.t
         if self._late_promotion and kind is not ButtonPressed and kind is not LinkChanged:
             self._late_promotion = False  # the other side began
         if kind is PieceLifted:
@@ -190,21 +194,22 @@ class Recognizer(Hindsight):
             self._place(self._map(event.square), event.piece)
         elif kind is ButtonPressed:
             self._button(event.button)
-        elif kind is BoardSnapshot:
-            self._snapshot(event)
         elif kind is LinkChanged:
             self._resync = True  # reports may be lost: the next snapshot is read afresh
         else:
             raise RecognitionError(f"not a square event: {event!r}")
-        return self._out
+
+    def _decide_pending(self, event: SquareEvent | None) -> None:
+        """The event after the other side's lift, or after a capture undone victim first, decides them."""
+        if self._other_side_lifted is not None:
+            self._other_side_began(event)
+        elif self._held:
+            self._decide_held(event)
 
     def finish(self, t: float | None = None) -> list[Report]:
         """The input ended: an open move becomes final."""
         self._out = []
-        if self._other_side_lifted is not None:
-            self._other_side_began(None)
-        elif self._held:
-            self._decide_held(None)
+        self._decide_pending(None)
         if t is not None:
             self._t = t
         self._commit_pending()
@@ -395,6 +400,13 @@ class Recognizer(Hindsight):
         resync, self._resync = self._resync, False
         if not resync and self._repeats(occupied, pieces):
             return  # a dump taken with a piece in hand, showing what the events did: the move goes on
+        if not resync and self.mode is not Mode.GAME_OVER and not (
+                occupied == self._occupied and self._shows_expected(occupied, pieces)):
+            self._report_changes(occupied, pieces, snapshot.t)  # reports were lost, or the board sends
+            return  # only snapshots
+        self._decide_pending(snapshot)
+        self._t = snapshot.t
+        self._late_promotion = False
         sensed, known = self._occupied, self._pieces
         self._occupied, self._pieces = occupied, pieces
         self._index += 1
@@ -403,11 +415,7 @@ class Recognizer(Hindsight):
                 self._fire("set_up")
             return
         expected = self.expected
-        matches = occupied == expected.occupied and self._agrees(expected, pieces)
-        if not resync and not (matches and occupied == sensed) and self._missed_reports(
-                sensed, known, pieces, live=True):
-            return  # what changed since the sensors last reported, read as reports: a transposition shows so
-        if matches:
+        if self._shows_expected(occupied, pieces):
             self._rebase()
             if self.mode is Mode.ILLEGAL:
                 self._fire("restore")
@@ -435,30 +443,33 @@ class Recognizer(Hindsight):
         if occupied == START_OCCUPANCY:
             self._set_up()
             return
-        if self._missed_reports(sensed, known, pieces, live=False):
+        if is_partial(expected, occupied) or (self._open is not None and is_partial(self._board, occupied)):
+            self._occupied, self._pieces = sensed, known
+            self._report_changes(occupied, pieces, snapshot.t)  # a move caught halfway after a reconnect
             return
         self._rebase()
         self._verdict = self._illegal(expected)
         self._fire("misplace")
 
-    def _missed_reports(self, sensed: chess.Bitboard, known: dict[chess.Square, chess.Piece],
-                        pieces: dict[chess.Square, chess.Piece], live: bool) -> bool:
-        """A snapshot away from what the sensors showed (`sensed`, with the pieces `known`) while the link
-        stayed `live`, or after a reconnect one that shows a move caught halfway: reports were lost (a field
-        update cut on the wire, a piece set down in between). What changed is read as those reports, lifts
-        first, so the move under way goes on, and a board misplaced is found as the events find it."""
-        occupied = self._occupied
-        if not live and not is_partial(self.expected, occupied) and not (
-                self._open is not None and is_partial(self._board, occupied)):
-            return False
-        self._occupied, self._pieces = sensed, known
+    def _shows_expected(self, occupied: chess.Bitboard, pieces: dict[chess.Square, chess.Piece]) -> bool:
+        expected = self.expected
+        return occupied == expected.occupied and self._agrees(expected, pieces)
+
+    def _report_changes(
+        self, occupied: chess.Bitboard, pieces: dict[chess.Square, chess.Piece], t: float
+    ) -> None:
+        """Read a snapshot's change from what the sensors showed as the reports that make it, lifts first,
+        each taken as an event of its own: a board that sends only snapshots (or one whose reports were cut
+        on the wire) then reads as one that reports each change, and a move under way goes on."""
+        sensed = self._occupied
         changed = [square for square in chess.scan_forward(sensed & occupied)
                    if pieces.get(square) not in (None, self._piece_expected(square))]
-        for square in [*chess.scan_forward(sensed & ~occupied), *changed]:
-            self._lift(square)
-        for square in [*chess.scan_forward(occupied & ~sensed), *changed]:
-            self._place(square, pieces.get(square))
-        return True
+        lifts = [PieceLifted(square=self._map(square), t=t)
+                 for square in [*chess.scan_forward(sensed & ~occupied), *changed]]
+        places = [PiecePlaced(square=self._map(square), piece=pieces.get(square), t=t)
+                  for square in [*chess.scan_forward(occupied & ~sensed), *changed]]
+        for event in [*lifts, *places]:
+            self._step(event)
 
     def _sets_up_turned(self, square: chess.Square, named: dict[chess.Square, chess.Piece]) -> bool:
         """Does a piece placed on `square` complete a set-up of the start position turned round: its
