@@ -497,6 +497,17 @@ def test_a_promotion_button_after_the_movers_clock_is_the_other_sides_when_it_ma
     assert moves_made(PAWN_ON_F2, chosen) == ["fxe1=B", "cxd8=N"]
 
 
+def test_a_promotion_button_either_side_may_mean_is_the_movers_unless_the_other_side_promotes() -> None:
+    """Found failing (the eighteenth corpus): e8, White's clock, promote_b, then Black's a7-a6 read as
+    e8=Q, because Black's pawns on c2 and g2 might have promoted. Either side may have meant the press;
+    Black's first event starts no promotion, so it was White's. So too when the input ends after it."""
+    start = "8/p1k1PN2/5R2/8/8/8/P1p3p1/6K1 w - - 0 40"
+    white = [lift("e7", 1), place("e8", 2), press("white", 3), press("promote_b", 4)]
+    assert moves_made(start, [*white, lift("a7", 5), place("a6", 6)]) == ["e8=B", "a6"]
+    assert moves_made(start, white) == ["e8=B"]
+    assert moves_made(start, [*white, lift("c2", 5), place("c1", 6)]) == ["e8=Q", "c1=B"]
+
+
 def test_a_promotion_put_back_forgets_its_button() -> None:
     """Found failing: a button chose the piece of a promotion that was then put back; made again without a
     press it kept that piece (and a press for the new try was taken as one for the next promotion)."""

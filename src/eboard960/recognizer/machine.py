@@ -97,10 +97,10 @@ def _turned_bits(occupied: chess.Bitboard) -> chess.Bitboard:
     return chess.flip_vertical(chess.flip_horizontal(occupied))
 
 
-def _may_promote(board: chess.Board) -> bool:
-    """Has the side to move a legal promotion?"""
+def _promotions(board: chess.Board) -> list[chess.Move]:
+    """The legal promotions of the side to move."""
     pawns = board.pawns & board.occupied_co[board.turn] & (chess.BB_RANK_7 if board.turn else chess.BB_RANK_2)
-    return bool(pawns) and any(board.generate_legal_moves(from_mask=pawns))
+    return list(board.generate_legal_moves(from_mask=pawns)) if pawns else []
 
 
 class Recognizer(Hindsight):
@@ -187,7 +187,7 @@ class Recognizer(Hindsight):
         self._decide_pending(event)
         self._t = event.t
         if self._late_promotion and kind is not ButtonPressed and kind is not LinkChanged:
-            self._late_promotion = False  # the other side began
+            self._first_event(self._map(event.square))
         if kind is PieceLifted:
             self._lift(self._map(event.square))
         elif kind is PiecePlaced:
@@ -210,6 +210,8 @@ class Recognizer(Hindsight):
         """The input ended: an open move becomes final."""
         self._out = []
         self._decide_pending(None)
+        if self._late_promotion:
+            self._first_event(None)
         if t is not None:
             self._t = t
         self._commit_pending()
@@ -354,14 +356,11 @@ class Recognizer(Hindsight):
     def _button(self, button: str) -> None:
         if button in PROMOTION_BUTTONS:
             piece = PROMOTION_BUTTONS[button]
-            if self._late_promotion and _may_promote(self._board):
-                self._late_promotion = False  # the side to move chooses its own promotion: its first event
-            if self._late_promotion:
-                last = self._board.peek()
-                self._verdict = Verdict("rechoose", move=chess.Move(last.from_square, last.to_square, piece))
-                if self._verdict.move != last:
-                    self._fire("rechoose")
+            if self._late_promotion and not _promotions(self._board):
+                self._rechoose(piece)
                 return
+            if self._late_promotion:
+                self._either_press = piece  # or the side to move's: its first event tells (`_first_event`)
             if self._open is None and self.mode is Mode.PLAYING and (
                 latent := self._latent_capture(self._occupied, with_reply=False)
             ) and not latent.promotion:
@@ -385,12 +384,32 @@ class Recognizer(Hindsight):
                 last and last.promotion and press is None and last.to_square not in self._pieces
                 and self.mode is Mode.PLAYING
             )
+            self._either_press = None
         elif button in CLOCK_BUTTONS:
             self._catch_up(not self._board.turn)  # the other side's press: its move must be on the board
         if button in CLOCK_BUTTONS:
             self._plies_at_press = len(self._board.move_stack)
             self._bounced_since_press = 0
             self._touched_since_press = 0
+
+    def _rechoose(self, piece: chess.PieceType) -> None:
+        """A promotion button after the mover's clock, before the other side began, changes the piece."""
+        last = self._board.peek()
+        self._verdict = Verdict("rechoose", move=chess.Move(last.from_square, last.to_square, piece))
+        if self._verdict.move != last:
+            self._fire("rechoose")
+
+    def _first_event(self, square: chess.Square | None) -> None:
+        """The other side began on `square` (None: the input ended). A promotion button pressed before, which
+        either side may have meant, was the other side's if this starts a promotion, else the last mover's."""
+        self._late_promotion = False
+        piece, self._either_press = self._either_press, None
+        if piece is None:
+            return
+        if any(square in (move.from_square, move.to_square) for move in _promotions(self._board)):
+            return
+        self._promotion = None
+        self._rechoose(piece)
 
     def _snapshot(self, snapshot: BoardSnapshot) -> None:
         occupied = snapshot.occupied
@@ -406,7 +425,7 @@ class Recognizer(Hindsight):
             return  # only snapshots
         self._decide_pending(snapshot)
         self._t = snapshot.t
-        self._late_promotion = False
+        self._late_promotion, self._either_press = False, None
         sensed, known = self._occupied, self._pieces
         self._occupied, self._pieces = occupied, pieces
         self._index += 1
@@ -1063,6 +1082,7 @@ class Recognizer(Hindsight):
         self._repetitions: dict[tuple[object, ...], int] = {_repetition_key(self._board): 1}
         self._promotion = None
         self._late_promotion = False
+        self._either_press: chess.PieceType | None = None  # a button then, which either side may have meant
         # the other side's lift that made the last move final: its square, when, the moves then, its piece
         self._final_lift: tuple[chess.Square, float, int, chess.Piece | None] | None = None
         self._plies_at_press = 0  # the moves made before the last clock press, which confirmed them
