@@ -1349,3 +1349,14 @@ def test_a_capture_set_down_across_two_squares_then_the_other_side_begins() -> N
               press("black", 5), lift("e4", 6), lift("d5", 7), place("d5", 7.5), place("e5", 7.74),
               lift("e5", 7.9), lift("g8", 9.6), place("f6", 10.6), lift("g1", 14), place("f3", 15)]
     assert moves_made(chess.STARTING_FEN, events) == ["e4", "d5", "exd5", "Nf6", "Nf3"]
+
+
+def test_a_line_caught_up_stops_where_the_promotion_chosen_leaves_no_legal_next_move() -> None:
+    """Found crashing (the nineteenth corpus, in replay's second reading): dxc1 with the victim's lift never
+    reported, then a7-a8 and White's clock. The clock's catch-up found the line dxc1 a8; made with the
+    default queen, dxc1=Q gives check and a8 has no legal promotion left. The board shows a8 was played, so
+    the promotion was to a piece that gives no check."""
+    start = "4nr1k/P6P/8/R1r1pp2/P2p3b/8/2Bp2n1/1bQ2K2 b - - 0 31"
+    events = [lift("d2", 1), place("c1", 3), lift("a7", 8), place("a8", 9), press("white", 10)]
+    made = moves_made(start, events)
+    assert made in (["dxc1=B", "a8=Q"], ["dxc1=N", "a8=Q"])

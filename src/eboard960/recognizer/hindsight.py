@@ -399,14 +399,25 @@ class Hindsight:
                 return  # the first move ended the game (insufficient material, the 75-move rule)
             if move.promotion:
                 choices = with_promotions(self._board, move.from_square, move.to_square)
-                move = self._choose(self._board, choices) or move
+                chosen = self._choose(self._board, choices) if choices else None
+                if chosen is not None and (index == len(line) or self._allows(chosen, line[index])):
+                    move = chosen  # else the next move needs the piece found: the board shows it was chosen
             if not self._board.is_legal(move):
-                return  # the second move needed the promoted piece found, not the one chosen
+                return
             if open_last and index == len(line):
                 self._show(move)
             else:
                 self._make(move)
             self._rebase()
+
+    def _allows(self, move: chess.Move, following: chess.Move) -> bool:
+        """Is `following` legal once `move` is made?"""
+        board = self._board
+        board.push(move)
+        try:
+            return board.is_legal(following)
+        finally:
+            board.pop()
 
     def _misread_capture(self) -> bool:
         """The board no legal continuation explains, because a capture quicker than a bounce was misread:
