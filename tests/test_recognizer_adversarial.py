@@ -718,7 +718,8 @@ def test_a_move_misread_since_the_last_clock_press_is_taken_back_for_a_line_the_
     assert moves_made(fen, events) == ["Qxa7", "Qa5+"]
     confirmed = [lift("a4", 1), lift("a7", 2), place("a7", 2), place("a5", 3), press("white", 3.5),
                  lift("d8", 4), press("black", 5)]
-    assert moves_made(fen, confirmed) == ["Qa5"]
+    # Black's clock with the queen in hand, and the input ends: Qxa5, the one capture it has, no scan saw
+    assert moves_made(fen, confirmed) == ["Qa5", "Qxa5+"]
 
 
 def test_a_double_step_changed_to_a_single_step_then_a_pawn_that_could_take_it_moves_on() -> None:
@@ -1360,3 +1361,25 @@ def test_a_line_caught_up_stops_where_the_promotion_chosen_leaves_no_legal_next_
     events = [lift("d2", 1), place("c1", 3), lift("a7", 8), place("a8", 9), press("white", 10)]
     made = moves_made(start, events)
     assert made in (["dxc1=B", "a8=Q"], ["dxc1=N", "a8=Q"])
+
+
+def test_a_capture_whose_victim_square_never_showed_empty_is_made_at_the_movers_clock() -> None:
+    """Found missing (the nineteenth corpus): exd5 on a presence board that scanned too slowly to see d5
+    empty shows only e4 lifted; the mover's clock says the move is on the board, and exd5 is the only capture
+    that explains it. With two victims in reach the board cannot tell which was taken, and nothing is made."""
+    opening = [lift("e2", 1), place("e4", 2), lift("d7", 3), place("d5", 4)]
+    made = moves_made(chess.STARTING_FEN, [*opening, lift("e4", 5), press("white", 7)])
+    assert made == ["e4", "d5", "exd5"]
+    two_victims = [*opening, lift("b1", 5), place("c3", 6), lift("f7", 7), place("f5", 8)]
+    assert moves_made(chess.STARTING_FEN, [*two_victims, lift("e4", 9), press("white", 11)]) == [
+        "e4", "d5", "Nc3", "f5"]
+
+
+def test_a_clock_pressed_with_the_piece_still_in_hand_waits_for_it_to_land() -> None:
+    """The mover's clock with its piece in hand looks like a capture no scan saw, until the piece lands:
+    then the press came early, and the move is where it landed."""
+    opening = [lift("e2", 1), place("e4", 2), lift("d7", 3), place("d5", 4)]
+    early = [*opening, lift("e4", 5), press("white", 6), place("e5", 7), lift("c7", 8), place("c6", 9)]
+    assert moves_made(chess.STARTING_FEN, early) == ["e4", "d5", "e5", "c6"]
+    unseen = [*opening, lift("e4", 5), press("white", 6), lift("c7", 8), place("c6", 9)]
+    assert moves_made(chess.STARTING_FEN, unseen) == ["e4", "d5", "exd5", "c6"]

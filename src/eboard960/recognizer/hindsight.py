@@ -383,6 +383,8 @@ class Hindsight:
             under_way = presser is not None and is_partial(self._board, self._occupied)
             plies = (2, 3) if presser is None else (3,) if movers else (2,)
             line = None if under_way else self._line_to_board(self._board, plies)
+            if under_way and movers:
+                self._unseen_capture = self._capture_in_one_scan()  # unless the piece lands next
             if redo is not None and self._quick_capture(*redo) and (
                 line is None or self._touched(redo[1]) > self._touched(line)
             ):
@@ -390,6 +392,22 @@ class Hindsight:
         if redo is not None and line is redo[1]:
             self._fire("take_back")
         self._make_line(line or ())
+
+    def _capture_in_one_scan(self) -> chess.Move | None:
+        """At the mover's clock, one of its pieces in hand and nothing else changed: the only capture that
+        piece can make, its victim taken off and the capturer set down between two scans of a presence board
+        (its square never showed empty). The clock pressed early, with the piece still in hand, looks the
+        same until the piece lands: the next event decides (`Recognizer._decide_unseen_capture`)."""
+        board = self._board
+        vacated = board.occupied & ~self._occupied
+        if vacated.bit_count() != 1 or not vacated & board.occupied_co[board.turn] or (
+                self._occupied & ~board.occupied):
+            return None
+        victims = board.occupied_co[not board.turn]
+        captures = list(board.generate_legal_moves(from_mask=vacated, to_mask=victims))
+        if len({move.to_square for move in captures}) != 1:
+            return None  # none, or several victims the board cannot tell apart
+        return self._choose(board, captures)
 
     def _make_line(self, line: Sequence[chess.Move], *, open_last: bool = False) -> None:
         """Make a line the board shows, found from occupancy (promotions with the piece chosen now); with

@@ -200,7 +200,10 @@ class Recognizer(Hindsight):
             raise RecognitionError(f"not a square event: {event!r}")
 
     def _decide_pending(self, event: SquareEvent | None) -> None:
-        """The event after the other side's lift, or after a capture undone victim first, decides them."""
+        """The event after the other side's lift, after a capture undone victim first, or after the mover's
+        clock pressed with a piece in hand, decides them."""
+        if self._unseen_capture is not None:
+            self._decide_unseen_capture(event)
         if self._other_side_lifted is not None:
             self._other_side_began(event)
         elif self._held:
@@ -391,6 +394,20 @@ class Recognizer(Hindsight):
             self._plies_at_press = len(self._board.move_stack)
             self._bounced_since_press = 0
             self._touched_since_press = 0
+
+    def _decide_unseen_capture(self, event: SquareEvent | None) -> None:
+        """The other side's lift or clock, or the end of input, makes the capture no scan showed
+        (`_capture_in_one_scan`); another move of a hand, such as the piece landing, says the clock was
+        pressed early."""
+        board, kind = self._board, type(event)
+        clock = kind is ButtonPressed and event.button in CLOCK_BUTTONS
+        if kind in (BoardSnapshot, LinkChanged) or (kind is ButtonPressed and not clock):
+            return  # no hand moved: the next event decides
+        capture, self._unseen_capture = self._unseen_capture, None
+        theirs = board.occupied_co[not board.turn] & self._occupied
+        if event is None or (kind is PieceLifted and theirs & chess.BB_SQUARES[self._map(event.square)]) or (
+                clock and CLOCK_BUTTONS[event.button] == (not board.turn)):
+            self._make_line([capture])
 
     def _rechoose(self, piece: chess.PieceType) -> None:
         """A promotion button after the mover's clock, before the other side began, changes the piece."""
@@ -1083,6 +1100,7 @@ class Recognizer(Hindsight):
         self._promotion = None
         self._late_promotion = False
         self._either_press: chess.PieceType | None = None  # a button then, which either side may have meant
+        self._unseen_capture: chess.Move | None = None  # the mover's clock came with a piece in hand
         # the other side's lift that made the last move final: its square, when, the moves then, its piece
         self._final_lift: tuple[chess.Square, float, int, chess.Piece | None] | None = None
         self._plies_at_press = 0  # the moves made before the last clock press, which confirmed them
