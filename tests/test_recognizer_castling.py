@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 
 import chess
 import pytest
@@ -44,19 +45,26 @@ def replay(start: chess.Board, steps: list) -> list[chess.Move]:
     return [report.move for report in reports if report.kind == "move"]
 
 
-@pytest.mark.parametrize("number", range(960))
-def test_every_castling_order_in_every_position(number: int) -> None:
+def castlings_in_every_order(number: int) -> Iterator[tuple]:
+    """For each wing of position `number` and each order: the start, the position after White's castling,
+    the two castlings, the order's name, and the events of White's castling and of Black's (in the same
+    order where it can be made so)."""
     for a_side in (True, False):
         start = open_wing(number, a_side)
         white = castling(start, a_side)
         after_white = start.copy()
         after_white.push(white)
         black = castling(after_white, a_side)
-        white_orders = castling_orders(start, white)
         black_orders = castling_orders(after_white, black)
-        for order, steps in white_orders.items():
+        for order, steps in castling_orders(start, white).items():
             black_steps = black_orders.get(order) or black_orders["eboard"]
-            assert replay(start, steps + black_steps) == [white, black], (number, a_side, order)
+            yield start, after_white, [white, black], (a_side, order), steps, black_steps
+
+
+@pytest.mark.parametrize("number", range(960))
+def test_every_castling_order_in_every_position(number: int) -> None:
+    for start, _, moves, name, white_steps, black_steps in castlings_in_every_order(number):
+        assert replay(start, white_steps + black_steps) == moves, (number, name)
 
 
 def snapshots_of(start: chess.Board, steps: list, every: int) -> list[BoardSnapshot]:
@@ -73,18 +81,11 @@ def snapshots_of(start: chess.Board, steps: list, every: int) -> list[BoardSnaps
 
 @pytest.mark.parametrize("number", range(0, 960, 7))
 def test_every_castling_order_seen_only_through_snapshots(number: int) -> None:
-    for a_side in (True, False):
-        start = open_wing(number, a_side)
-        white = castling(start, a_side)
-        after_white = start.copy()
-        after_white.push(white)
-        black = castling(after_white, a_side)
-        black_orders = castling_orders(after_white, black)
-        for order, steps in castling_orders(start, white).items():
-            black_steps = black_orders.get(order) or black_orders["eboard"]
-            for every in (1, 2):
-                snapshots = snapshots_of(start, steps, every) + snapshots_of(after_white, black_steps, every)
-                assert replay(start, snapshots) == [white, black], (number, a_side, order, every)
+    for start, after_white, moves, name, white_steps, black_steps in castlings_in_every_order(number):
+        for every in (1, 2):
+            snapshots = [*snapshots_of(start, white_steps, every),
+                         *snapshots_of(after_white, black_steps, every)]
+            assert replay(start, snapshots) == moves, (number, name, every)
 
 
 def test_first_half_that_is_an_ordinary_move_is_provisional_then_committed_as_played() -> None:
