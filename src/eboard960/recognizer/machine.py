@@ -184,7 +184,8 @@ class Recognizer(Hindsight):
         if kind is BoardSnapshot:
             self._snapshot(event)  # what changed in it decides what the last events left pending
             return
-        self._decide_pending(event)
+        if self._unseen_capture is not None or self._other_side_lifted is not None or self._held:
+            self._decide_pending(event)
         self._t = event.t
         if self._late_promotion and kind is not ButtonPressed and kind is not LinkChanged:
             self._first_event(self._map(event.square))
