@@ -1,4 +1,5 @@
-"""Games and views the serial board tests share (ChessLink and DGT models, the Board joiner)."""
+"""Games and views the tests share: the serial board tests (ChessLink and DGT models, the Board joiner), and
+the recognizer tests that replay events as a snapshot-only board sends them."""
 
 from __future__ import annotations
 
@@ -82,3 +83,31 @@ def castling_game(start: int, plies: int, seed: int) -> list[chess.Move]:
         moves.append(move)
         board.push(move)
     return moves
+
+
+def as_snapshots(start: chess.Board, events: list, every: int = 1) -> list:
+    """`events` as a board that reports only full snapshots sends them: one after every `every` lifts and
+    places (and before any other event, and at the end), with the pieces named so far."""
+    occupied, named, out, pending = start.occupied, {}, [], 0
+    for event in events:
+        if isinstance(event, PieceLifted | PiecePlaced):
+            bit = chess.BB_SQUARES[event.square]
+            if isinstance(event, PieceLifted):
+                occupied &= ~bit
+                named.pop(event.square, None)
+            else:
+                occupied |= bit
+                if event.piece is not None:
+                    named[event.square] = event.piece
+            pending += 1
+            if pending == every:
+                out.append(BoardSnapshot(occupied=occupied, pieces=dict(named), t=event.t))
+                pending = 0
+            continue
+        if pending:
+            out.append(BoardSnapshot(occupied=occupied, pieces=dict(named), t=event.t))
+            pending = 0
+        out.append(event)
+    if pending:
+        out.append(BoardSnapshot(occupied=occupied, pieces=dict(named), t=events[-1].t))
+    return out

@@ -7,9 +7,10 @@ from collections.abc import Iterator
 
 import chess
 import pytest
+from game_helpers import as_snapshots
 
 from eboard960.choreography import castling_orders
-from eboard960.events import BoardSnapshot, PieceLifted, PiecePlaced
+from eboard960.events import PieceLifted, PiecePlaced
 from eboard960.recognizer import MoveProvisional, Recognizer
 
 
@@ -67,24 +68,13 @@ def test_every_castling_order_in_every_position(number: int) -> None:
         assert replay(start, white_steps + black_steps) == moves, (number, name)
 
 
-def snapshots_of(start: chess.Board, steps: list, every: int) -> list[BoardSnapshot]:
-    """What a board that reports only full snapshots sends for `steps`, scanning after every `every` steps
-    (so that, with two, king and rook are both seen in hand and both seen placed, never one at a time)."""
-    occupied, snapshots = start.occupied, []
-    for number, step in enumerate(steps, 1):
-        bit = chess.BB_SQUARES[step.square]
-        occupied = occupied & ~bit if isinstance(step, PieceLifted) else occupied | bit
-        if number % every == 0 or number == len(steps):
-            snapshots.append(BoardSnapshot(occupied=occupied))
-    return snapshots
-
-
 @pytest.mark.parametrize("number", range(0, 960, 7))
 def test_every_castling_order_seen_only_through_snapshots(number: int) -> None:
     for start, after_white, moves, name, white_steps, black_steps in castlings_in_every_order(number):
         for every in (1, 2):
-            snapshots = [*snapshots_of(start, white_steps, every),
-                         *snapshots_of(after_white, black_steps, every)]
+            # with two per snapshot, king and rook are only ever seen both in hand and both placed
+            snapshots = [*as_snapshots(start, white_steps, every),
+                         *as_snapshots(after_white, black_steps, every)]
             assert replay(start, snapshots) == moves, (number, name, every)
 
 

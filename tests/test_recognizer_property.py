@@ -5,11 +5,12 @@ from __future__ import annotations
 import random
 
 import chess
+from game_helpers import as_snapshots
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from eboard960.choreography import human_game, random_game
-from eboard960.events import BoardSnapshot, ButtonPressed, PieceLifted, PiecePlaced
+from eboard960.events import ButtonPressed, PieceLifted, PiecePlaced
 from eboard960.recognizer import Recognizer
 
 
@@ -77,25 +78,7 @@ def test_a_board_that_sends_a_snapshot_at_every_change_replays_exactly(number: i
     start = chess.Board.from_chess960_pos(number)
     moves = random_game(start, rng, max_plies=80)
     events = human_game(start, moves, rng, noise_rate=noise, clock_rate=clock)
-    assert recognised(start, _as_snapshots(start, events)) == moves
-
-
-def _as_snapshots(start: chess.Board, events: list) -> list:
-    """Each lift and place as the snapshot the board shows after it, with the pieces it has named."""
-    occupied, named, snapshots = start.occupied, {}, []
-    for event in events:
-        if isinstance(event, PieceLifted | PiecePlaced):
-            bit = chess.BB_SQUARES[event.square]
-            if isinstance(event, PieceLifted):
-                occupied &= ~bit
-                named.pop(event.square, None)
-            else:
-                occupied |= bit
-                if event.piece is not None:
-                    named[event.square] = event.piece
-            event = BoardSnapshot(occupied=occupied, pieces=dict(named), t=event.t)
-        snapshots.append(event)
-    return snapshots
+    assert recognised(start, as_snapshots(start, events)) == moves
 
 
 def _physical_shuffle(board: chess.Board, steps: list, rng: random.Random) -> list:
