@@ -1085,6 +1085,46 @@ def test_a_knock_reopens_a_slide_whose_victim_was_lifted_meanwhile() -> None:
         "Rxf2", "c4"]
 
 
+def test_a_knock_as_a_slide_placed_before_its_lift_lands() -> None:
+    """Found failing (a white-box review): e2-e3-e4, each arrival reported just before the lift it follows,
+    with Black's d7 pawn knocked as e4 lands (lifted 0.04 s before, back 0.03 s after). The lift made e3
+    final, and the landing on e4 then showed an illegal board. The knock put back is nothing: e3 is open
+    again, with its pawn still reported there, and the lift from e3 shows e4."""
+    slide = [place("e3", 1.5), lift("e2", 1.61), lift("d7", 1.756), place("e4", 1.795), place("d7", 1.827),
+             lift("e3", 1.965)]
+    reply = [lift("c7", 5.3), place("c5", 6.1)]
+    assert moves_made(chess.STARTING_FEN, [*slide, press("white", 3.8), *reply]) == ["e4", "c5"]
+    assert moves_made(chess.STARTING_FEN, [*slide, *reply]) == ["e4", "c5"]
+
+
+def test_a_knock_that_looked_like_the_other_sides_move_during_a_slide_placed_first() -> None:
+    """Found failing (`tools/fuzz_knocks.py` once slides placed before their lift were made): Black's rook
+    slides f8-f7-f5, each arrival reported before its departure, and White's f4 pawn is knocked as f5 is
+    reached. The lift made Rf7 final and the landing on f5 showed f4-f5; the pawn back within a bounce voids
+    that, and Rf7 is open again, so the lift from f7 shows Rf5."""
+    fen = "5rk1/8/8/8/5P2/8/8/6K1 b - - 0 1"
+    for named in (None, "r"):
+        slide = [place("f7", 1.54), lift("f8", 1.64), lift("f4", 3.51), place("f5", 3.54, named),
+                 place("f4", 3.56), lift("f7", 3.57)]
+        reply = [lift("g1", 5.3), place("h2", 6.1)]
+        assert moves_made(fen, [*slide, press("black", 4.5), *reply]) == ["Rf5", "Kh2"]
+        assert moves_made(fen, [*slide, *reply]) == ["Rf5", "Kh2"]
+
+
+def test_a_knock_as_a_capture_placed_before_its_lift_lands() -> None:
+    """Found failing (the same review): Nxc7, victim first, the knight's arrival reported before its lift,
+    with White's b1 rook knocked around the landing. The board was illegal while b1 was off, and putting it
+    right started the evidence afresh, forgetting the victim's lift; the knight's lift then read as a piece in
+    hand, and the moves came out of order at the next press. A knock put back is nothing: the evidence
+    before it stands."""
+    fen = "r5kb/p1N1p1pp/n6n/3p4/1P1P4/P5PP/2P2K2/1RB4Q b - - 0 19"
+    capture = [lift("c7", 1.43), lift("b1", 3.23), place("c7", 3.296), place("b1", 3.381), lift("a6", 3.521)]
+    rest = [lift("h1", 6.58), lift("d5", 6.98), place("d5", 7.68), lift("g8", 8.54), place("f8", 10.62)]
+    assert moves_made(fen, [*capture, press("black", 5.22), *rest, press("black", 12.1)]) == [
+        "Nxc7", "Qxd5+", "Kf8"]
+    assert moves_made(fen, [*capture, *rest]) == ["Nxc7", "Qxd5+", "Kf8"]
+
+
 def test_a_clock_pressed_with_the_next_move_under_way_makes_no_moves() -> None:
     """Found failing (the eighth outside generator, blitz and sessions): Black's clock pressed late, with
     White's cxb5 under way (both pieces in hand), or pressed again, read as Black's move that had to be on

@@ -122,17 +122,20 @@ class Hindsight:
 
     def _reopen_knocked(self, piece: chess.Piece | None) -> None:
         """The other side's piece whose lift made the last move final is back (as `piece`, if named) within
-        a bounce, other reports between: it was knocked, which is nothing. If the move's piece was picked up
-        again meanwhile (a slide going on, a change of mind), the move is open again, its piece in hand."""
-        _, lifted_at, plies, lifted_piece = self._final_lift
+        a bounce, other reports between: it was knocked, which is nothing. The move is open again, as the
+        board shows it now: its piece may be in hand again, or on its square with the slide it began still
+        going on. A move the knocked piece seemed to make meanwhile is void."""
+        square, lifted_at, plies, lifted_piece = self._final_lift
         self._final_lift = None
-        board = self._board
-        if (not knocked(lifted_at, self._t) or len(board.move_stack) != plies or self._open is not None
-                or piece not in (None, lifted_piece)):
+        board, shown = self._board, self._open
+        if (not knocked(lifted_at, self._t) or len(board.move_stack) != plies
+                or piece not in (None, lifted_piece) or (shown is not None and shown.from_square != square)):
             return
         last = board.peek()
-        if board.is_castling(last) or self._occupied & chess.BB_SQUARES[last.to_square]:
-            return  # a castling half's partner is `_castling_completed`'s; a piece still there made the move
+        if board.is_castling(last):
+            return  # a castling half's partner is `_castling_completed`'s
+        if shown is not None:
+            self._fire("retract")
         if self.mode is Mode.ILLEGAL:
             self._fire("restore")
         self._fire("take_back")

@@ -346,8 +346,12 @@ class Recognizer(Hindsight):
             before = self._open_before_lift
             if made_by_bounce and (before is None or self._board.move_stack[-1:] == [before]):
                 self._fire("retract")  # the bounced lift alone made the board look like that move
+        knock = knocked(self._lifted_at.get(square), self._t) and self.mode is Mode.ILLEGAL
+        if knock:
+            for segment in segments:
+                segment.bounce(square, self._occupied)
         self._index += 1
-        self._settle(after_lift=False)
+        self._settle(after_lift=False, knock=knock)
 
     def _evidence(self) -> tuple[Segment, ...]:
         """Every segment of evidence kept, each once: after a commit, the open move's is the game's."""
@@ -540,8 +544,9 @@ class Recognizer(Hindsight):
 
     # ---------------------------------------------------------------- classification
 
-    def _settle(self, after_lift: bool) -> None:
-        """Classify what the sensors show and fire the trigger the class names, if any."""
+    def _settle(self, after_lift: bool, *, knock: bool = False) -> None:
+        """Classify what the sensors show and fire the trigger the class names, if any (`knock`: a place that
+        put back a knocked piece)."""
         verdict = self._classify(after_lift)
         unexplained = verdict.trigger == "misplace" or (verdict is NOTHING and self.mode is Mode.ILLEGAL)
         if unexplained and self._misread_capture():
@@ -565,7 +570,7 @@ class Recognizer(Hindsight):
             self._held = verdict.trigger.removeprefix("hold_")  # decided by the next event
             return
         if verdict.trigger == "rest":
-            self._back_to_the_game()
+            self._back_to_the_game(knock=knock)
             return
         if verdict.trigger == "rest_open":
             self._segment.lifted &= ~self._segment_open.lifted  # a touch after the move proves nothing
@@ -583,10 +588,11 @@ class Recognizer(Hindsight):
         self._verdict = verdict
         self._fire(verdict.trigger)
 
-    def _back_to_the_game(self) -> None:
+    def _back_to_the_game(self, *, knock: bool = False) -> None:
         """The board shows the game's position again: an open move was put back, or the position fixed."""
         if self.mode is Mode.ILLEGAL:
-            self._rebase()  # what the hands did on a misplaced board is no evidence
+            if not knock:
+                self._rebase()  # what the hands did on a misplaced board is no evidence; a knock is nothing
             self._fire("retract" if self._open is not None else "restore")
             return
         self._segment.rest()
