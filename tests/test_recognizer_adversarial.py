@@ -1111,6 +1111,17 @@ def test_a_knock_that_looked_like_the_other_sides_move_during_a_slide_placed_fir
         assert moves_made(fen, [*slide, *reply]) == ["Rf5", "Kh2"]
 
 
+def test_a_piece_that_could_make_the_same_capture_knocked_as_the_capturer_leaves() -> None:
+    """Found failing (the same fuzz): Nxd4, victim first and the knight's landing reported before its lift,
+    with White's e3 pawn, which could also take d4, knocked just after the landing. Its lift read as exd4
+    placed first; back within a bounce, it never left, so the knight that did leave made the capture."""
+    fen = "4k3/8/8/8/3p4/4P3/4N3/4K3 w - - 0 1"
+    capture = [lift("d4", 1.5), place("d4", 1.9), lift("e3", 2.08), lift("e2", 2.18), place("e3", 2.29)]
+    reply = [lift("e8", 5.0), place("d7", 5.8)]
+    assert moves_made(fen, [*capture, press("white", 4.1), *reply]) == ["Nxd4", "Kd7"]
+    assert moves_made(fen, [*capture, *reply]) == ["Nxd4", "Kd7"]
+
+
 def test_a_knock_as_a_capture_placed_before_its_lift_lands() -> None:
     """Found failing (the same review): Nxc7, victim first, the knight's arrival reported before its lift,
     with White's b1 rook knocked around the landing. The board was illegal while b1 was off, and putting it

@@ -647,6 +647,10 @@ class Recognizer(Hindsight):
             return rest
         if after_lift and self._open is None and (capture := self._placed_first_capture(occupied)):
             return Verdict("show_move", move=capture)
+        if self._open is not None and self._knocked_back(self._open.from_square) and (
+            capture := self._placed_first_capture(occupied)
+        ) and capture != self._open:
+            return Verdict("show_move", move=capture)  # the open move's piece was knocked; another took
         for shape in self._shapes:
             half = shape.halves.get(occupied)
             if half is None:
