@@ -110,8 +110,9 @@ def human_events(board: chess.Board, move: chess.Move, rng: random.Random) -> li
     """One of the many ways a person makes `move`, drawn from `rng`.
 
     Covers every castling order, captures with the victim first or last, en
-    passant in every order, place-before-lift, touches of other pieces and
-    slides over empty squares (also into a capture); the events always net
+    passant in every order, place-before-lift (also in a capture, and at
+    each step of a slide), touches of other pieces and slides over empty
+    squares (also into a capture); the events always net
     out to the move.
     """
     if board.is_castling(move):
@@ -129,7 +130,10 @@ def human_events(board: chess.Board, move: chess.Move, rng: random.Random) -> li
         return steps
     if board.is_capture(move):
         victim = PieceLifted(square=to)
-        if rng.random() < 0.5:
+        style = rng.random()
+        if style < 0.1:
+            return [victim, place, lift]  # the landing reported before the capturer's departure
+        if style < 0.5:
             return [victim, lift, place]
         transit = _transit_square(board, frm, to, rng) if rng.random() < 0.3 else None
         if transit is not None:  # a slide into the capture: the victim leaves while the piece is in hand
@@ -140,6 +144,8 @@ def human_events(board: chess.Board, move: chess.Move, rng: random.Random) -> li
         return [place, lift]  # the board reports the arrival before the departure
     if style < 0.3:
         transit = _transit_square(board, frm, to, rng)
+        if transit is not None and style < 0.2:  # each arrival reported before the departure it follows
+            return [PiecePlaced(square=transit), lift, place, PieceLifted(square=transit)]
         if transit is not None:
             return [lift, PiecePlaced(square=transit), PieceLifted(square=transit), place]
     return [lift, place]
@@ -248,10 +254,13 @@ def human_game(board: chess.Board, moves: Iterable[chess.Move], rng: random.Rand
         if rng.random() < noise_rate / 2 and steps[0] == PieceLifted(square=move.from_square):
             touched = touch_in_hand(board, move, rng)
             steps[1:1] = touched
-        quick = None if board.is_castling(move) else (move.to_square, move.from_square)
+        path = set() if board.is_castling(move) or board.is_en_passant(move) else {move.from_square}
         for before, step in zip([None, *steps[:-1]], steps, strict=True):
-            placed_first = isinstance(before, PiecePlaced) and (before.square, step.square) == quick
-            add(step, SCAN_SECONDS if placed_first else HAND_SECONDS)
+            # the moving piece's departure reported just after its arrival further on
+            placed_first = isinstance(before, PiecePlaced) and step.square in path - {before.square}
+            add(step, SCAN_SECONDS if placed_first and isinstance(step, PieceLifted) else HAND_SECONDS)
+            if path and isinstance(step, PiecePlaced) and step not in touched:
+                path.add(step.square)
         if how == "after":
             add(ButtonPressed(button=PROMOTION_BUTTON[move.promotion]))
         mover = board.turn
