@@ -1122,6 +1122,24 @@ def test_a_piece_that_could_make_the_same_capture_knocked_as_the_capturer_leaves
     assert moves_made(fen, [*capture, *reply]) == ["Nxd4", "Kd7"]
 
 
+def test_a_knock_never_reopens_a_castling_or_a_move_whose_piece_was_taken() -> None:
+    """Found failing (a white-box review's knock corpus): White's pawn, knocked as dxc3 is made placed first,
+    made Black's O-O final and, back within a bounce, reopened it: the test for castling looked at the
+    position after it. And on a DGT board, Black's rook reported replacing the bishop on e2 (Rxe2 placed
+    first) with Black's other rook knocked: that knock reopened Be2 as if the bishop still stood there."""
+    fen = "b1qr2kr/1ppN1pp1/4p3/p7/6pP/P1n2P2/1P1PP3/BNQR1BKR b KQkq - 0 10"  # O-O: king stays on g8
+    castling = [lift("g8", 1.0), lift("h8", 2.3), place("f8", 3.1), place("g8", 4.9)]
+    capture = [lift("c3", 6.6), place("c3", 8.85), lift("h4", 9.03), lift("d2", 9.11), place("h4", 9.13)]
+    reply = [lift("c7", 12.4), place("c6", 14.7), press("black", 15.1)]
+    assert sans(fen, [*castling, *capture, press("white", 10.6), *reply]) == ["O-O", "dxc3", "c6"]
+    fen = "6k1/8/B1P5/P7/1P1Prr1b/8/8/6K1 w - - 1 33"
+    bishop = [lift("a6", 1.5), place("e2", 2.6, "B")]
+    rook = [lift("e2", 3.04), place("e2", 3.04, "r"), lift("f4", 3.2), lift("e4", 3.26),
+            place("f4", 3.33, "r")]
+    reply = [press("black", 3.8), lift("b4", 4.7), place("b5", 5.4)]
+    assert moves_made(fen, [*bishop, *rook, *reply]) == ["Be2", "Rxe2", "b5"]
+
+
 def test_a_knock_as_a_capture_placed_before_its_lift_lands() -> None:
     """Found failing (the same review): Nxc7, victim first, the knight's arrival reported before its lift,
     with White's b1 rook knocked around the landing. The board was illegal while b1 was off, and putting it

@@ -131,9 +131,12 @@ class Hindsight:
         if (not knocked(lifted_at, self._t) or len(board.move_stack) != plies
                 or piece not in (None, lifted_piece) or (shown is not None and shown.from_square != square)):
             return
-        last = board.peek()
-        if board.is_castling(last):
-            return  # a castling half's partner is `_castling_completed`'s
+        last = board.pop()  # castling is known from the position before it
+        castled = board.is_castling(last)
+        board.push(last)
+        moved = board.piece_at(last.to_square)
+        if castled or self._pieces.get(last.to_square, moved) != moved:
+            return  # a castling half's partner is `_castling_completed`'s; a piece named there took it
         if shown is not None:
             self._fire("retract")
         if self.mode is Mode.ILLEGAL:
