@@ -104,6 +104,23 @@ def test_keyboard_drives_the_emulated_board(tmp_path: Path) -> None:
     assert [m.uci() for m in result.games[0].mainline_moves()] == ["e2e4", "e7e5", "g1f3"]
 
 
+@pytest.mark.parametrize("source", ["file", "devnull"])
+def test_moves_from_a_file_or_dev_null_are_read_as_from_a_pipe(source: str, tmp_path: Path) -> None:
+    """epoll cannot watch a regular file or /dev/null; the input is read to its end all the same."""
+    journal = tmp_path / "redirected.jsonl"
+    moves = tmp_path / "moves.txt"
+    moves.write_text("e4\ne5\n")
+    with moves.open() as typed:
+        done = subprocess.run(
+            [sys.executable, "-m", "eboard960", "play", "--position", "518", "--record", str(journal)],
+            stdin=typed if source == "file" else subprocess.DEVNULL, capture_output=True, text=True,
+            env=_env(tmp_path), timeout=30)
+    assert done.returncode == 0, done.stderr
+    assert f"saved: {journal}.pgn" in done.stdout
+    played = [m.uci() for m in replay_capture(read_capture(journal)).games[0].mainline_moves()]
+    assert played == (["e2e4", "e7e5"] if source == "file" else [])
+
+
 @pytest.mark.parametrize(("argv", "message"), [
     (["--position", "1000"], "--position must be 0..959, 'random' or 'day', not '1000'"),
     (["--position", "day"], "--position day needs --secret-file FILE"),

@@ -347,7 +347,7 @@ async def _command(runner: Runner, line: str) -> bool:
 
 
 class _LineReader:
-    """Lines from a terminal or a pipe, read without blocking the event loop.
+    """Lines from a terminal, a pipe or a file, read without blocking the event loop.
 
     With `typing` and a terminal the reader edits the line itself (cbreak
     mode: no echo, a key at a time) and hands the line being typed to
@@ -367,7 +367,16 @@ class _LineReader:
             tty.setcbreak(self._fd)
         self._blocking = os.get_blocking(self._fd)
         os.set_blocking(self._fd, False)
-        self._loop.add_reader(self._fd, self._readable)
+        self._ended = False
+        try:
+            self._loop.add_reader(self._fd, self._readable)
+        except PermissionError:  # a regular file or /dev/null: epoll refuses them, and they never block
+            self._loop.call_soon(self._read_to_end)
+
+    def _read_to_end(self) -> None:
+        """Input that cannot be watched is read whole at once, then ends as a pipe does."""
+        while not self._ended:
+            self._readable()
 
     def _readable(self) -> None:
         try:
@@ -400,6 +409,7 @@ class _LineReader:
             self._typing(self._buffer)
 
     def _end(self) -> None:
+        self._ended = True
         if self._buffer:
             self._queue.put_nowait(self._buffer)
             self._buffer = ""
