@@ -162,6 +162,25 @@ def test_an_existing_journal_is_never_overwritten(tmp_path: Path, capsys) -> Non
     assert journal.read_text() == '{"capture": 1, "board": "dgt", "start": 466}\n'
 
 
+def test_sessions_started_in_the_same_second_get_journals_of_their_own(tmp_path: Path, capsys,
+                                                                        monkeypatch) -> None:
+    """The default names of this second and the next few are taken: the session picks a free one."""
+    import datetime
+
+    games = tmp_path / "data" / "eboard960" / "games"
+    games.mkdir(parents=True)
+    now = datetime.datetime.now()
+    taken = {f"play-{now + datetime.timedelta(seconds=s):%Y%m%d-%H%M%S}.jsonl" for s in range(5)}
+    for name in taken:
+        (games / name).write_text('{"capture": 1, "board": "dgt", "start": 466}\n')
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    _typed_stdin(monkeypatch, "quit\n")
+    assert main(["play", "--position", "518"]) == 0
+    [journal] = {path.name for path in games.glob("play-*.jsonl")} - taken
+    assert journal.endswith("-2.jsonl") and f"journal: {games / journal}" in capsys.readouterr().out
+    assert read_capture(games / journal).header.start == chess.Board.from_chess960_pos(518)
+
+
 def test_demo_start_is_position_466() -> None:
     assert demo_board().board_fen() == chess.Board.from_chess960_pos(DEMO_START).board_fen()
     assert demo_board().board_fen().split("/")[-1] == "BRNNKBRQ"

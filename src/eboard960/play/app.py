@@ -34,6 +34,7 @@ from eboard960.play.journal import (
     open_existing,
     read_journal,
     replay_into,
+    reserve_free_path,
 )
 from eboard960.play.runner import Display, Driver, Runner, demo_driver, idle_driver, keyboard_driver
 from eboard960.play.session import PlaySession
@@ -155,7 +156,7 @@ async def play(options: PlayOptions, out: TextIO, stdin: TextIO | None) -> int:
 
 
 def _fresh_journal(options: PlayOptions, engine_name: str | None) -> Journal:
-    path = options.record or default_journal_path(datetime.datetime.now())
+    path = options.record or reserve_free_path(default_journal_path(datetime.datetime.now()))
     headers: dict[str, Any] = {"event": "eboard960 play", "play_board": options.board}
     white, black = _names(engine_name, options.engine_side)
     headers.update(white=white, black=black)

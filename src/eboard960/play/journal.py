@@ -95,6 +95,32 @@ def new_journal(path: Path, *, board: str, start: int | str, **headers: Any) -> 
         raise CaptureError(f"cannot write the journal {path}: {error.strerror or error}") from None
 
 
+def reserve_free_path(first: Path) -> Path:
+    """`first`, or the first of `first` with -2, -3, ... before its suffix that is free (with its PGN).
+
+    The name is taken by creating the file empty and exclusively, so two
+    sessions started in the same second never share a default journal.
+    """
+    path, number = first, 1
+    try:
+        first.parent.mkdir(parents=True, exist_ok=True)
+        while pgn_path(path).exists() or not _created(path):
+            number += 1
+            path = first.with_name(f"{first.stem}-{number}{first.suffix}")
+    except OSError as error:
+        raise CaptureError(f"cannot write a journal in {first.parent}: {error.strerror or error}") from None
+    return path
+
+
+def _created(path: Path) -> bool:
+    """Create `path` empty unless it exists: one atomic step, whoever else is looking."""
+    try:
+        path.open("x").close()
+    except FileExistsError:
+        return False
+    return True
+
+
 @dataclass(slots=True)
 class Restored:
     """A journal read back: its capture and the time its last record carries."""
