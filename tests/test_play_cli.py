@@ -224,6 +224,17 @@ def test_resume_refuses_a_journal_of_another_protocol(tmp_path: Path, capsys) ->
     assert f"{journal} holds chesslink bytes; resume it with --board chesslink" in capsys.readouterr().err
 
 
+def test_resume_of_a_square_event_capture_points_to_replay(tmp_path: Path, capsys) -> None:
+    """`--board events` is no board: the message must not advise it."""
+    capture = tmp_path / "events.jsonl"
+    capture.write_text('{"capture": 1, "board": "events", "start": 518}\n{"t": 3.9, "lift": "g2"}\n')
+    assert main(["play", "--resume", str(capture)]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"eboard960 play: {capture} cannot be resumed: it holds events records, "
+                   f"not a board's bytes; for its PGN: eboard960 replay {capture}\n")
+    assert main(["replay", str(capture)]) == 0  # the advice works
+
+
 def test_typed_game_resumed_from_its_journal(tmp_path: Path, capsys, monkeypatch) -> None:
     journal = tmp_path / "typed.jsonl"
     _typed_stdin(monkeypatch, "e4\nc5\nNf3\nquit\n")

@@ -121,9 +121,7 @@ async def play(options: PlayOptions, out: TextIO, stdin: TextIO | None) -> int:
     if options.resume is not None:
         restored = read_journal(options.resume)
         options = _resumed_options(options, restored.header)
-        recorded = restored.capture.header.board
-        if _protocol(options.board) != recorded:
-            raise PlayError(f"{options.resume} holds {recorded} bytes; resume it with --board {recorded}")
+        _check_resumable(options.resume, _protocol(options.board), restored.capture.header.board)
         resumed_from = restored
 
     connect = None if options.board == "emulator" else await _connector(options)
@@ -153,6 +151,16 @@ async def play(options: PlayOptions, out: TextIO, stdin: TextIO | None) -> int:
     finally:
         if engine is not None:
             await engine.close()
+
+
+def _check_resumable(path: Path, protocol: str, recorded: str) -> None:
+    """A journal goes on with the board whose bytes it holds; a capture of mere square events has
+    no board to go on with, but `replay` still turns it into PGN."""
+    if recorded not in BOARDS:
+        raise PlayError(f"{path} cannot be resumed: it holds {recorded} records, not a board's bytes; "
+                        f"for its PGN: eboard960 replay {path}")
+    if protocol != recorded:
+        raise PlayError(f"{path} holds {recorded} bytes; resume it with --board {recorded}")
 
 
 def _fresh_journal(options: PlayOptions, engine_name: str | None) -> Journal:
