@@ -88,6 +88,27 @@ def test_demo_journal_holds_dgt_bytes_castling_the_eboard_way(tmp_path: Path, ca
     assert (tmp_path / "demo.jsonl.pgn").read_text().strip().endswith(DEMO_MOVETEXT)
 
 
+def test_a_closed_stdout_ends_the_demo_quietly_with_the_journal_and_pgn_saved(tmp_path: Path) -> None:
+    """`play --demo | head`: the reader goes away mid-game; exit 141 as for SIGPIPE, no traceback."""
+    journal = tmp_path / "headed.jsonl"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "eboard960", "play", "--demo", "--pace", "0.02", "--record", str(journal)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(tmp_path))
+    try:
+        _lines_until(process, "move 2. ", time.monotonic() + 10)
+        process.stdout.close()  # as `head` does once it has its lines
+        err = process.stderr.read()
+        process.wait(timeout=20)
+    finally:
+        process.kill()
+        process.wait()
+    assert (process.returncode, err) == (141, "")
+    played = list(replay_capture(read_capture(journal)).games[0].mainline_moves())
+    assert 0 < len(played) < len(demo_moves())  # cut short mid-game, every move kept
+    pgn = (tmp_path / "headed.jsonl.pgn").read_text()
+    assert demo_board().variation_san(played) in pgn
+
+
 def test_keyboard_drives_the_emulated_board(tmp_path: Path) -> None:
     journal = tmp_path / "typed.jsonl"
     typed = "e4\nfoo\nlift e7\nplace e5\npress\nNf3\nquit\n"

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import datetime
+import os
+import signal
 import sys
 from pathlib import Path
 
@@ -91,4 +94,15 @@ def main(args: argparse.Namespace) -> int:
         record=args.record, resume=args.resume, demo=args.demo,
         pace=0.0 if args.fast else args.pace, keyboard=not args.demo, white_side=args.white_side,
     )
-    return asyncio.run(play(options, sys.stdout, sys.stdin))
+    try:
+        return asyncio.run(play(options, sys.stdout, sys.stdin))
+    except BrokenPipeError:
+        return _output_closed()
+
+
+def _output_closed() -> int:
+    """The reader of the output went away (`play --demo | head`) after the journal and its PGN were saved:
+    end as a tool stopped by SIGPIPE does, and let Python's last flush of stdout go nowhere, silently."""
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 128 + signal.SIGPIPE

@@ -215,9 +215,8 @@ class Runner:
             for task in [*tasks, self._engine_task]:
                 if task is not None:
                     task.cancel()
-            for task in tasks:
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+            # a task's own failure (a closed stdout, say) is raised above: it must not skip the closing
+            await asyncio.gather(*tasks, return_exceptions=True)
             await self.board.close()
             if self.journal is not None:
                 self.journal.write_pgn(self.session.pgn_text())
