@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import selectors
+import signal
 import subprocess
 import sys
 import time
@@ -123,6 +124,27 @@ def test_keyboard_drives_the_emulated_board(tmp_path: Path) -> None:
     assert "1. e4 { [%clk 0:05:0" in out and "2. Nf3" in out
     result = replay_capture(read_capture(journal))
     assert [m.uci() for m in result.games[0].mainline_moves()] == ["e2e4", "e7e5", "g1f3"]
+
+
+def test_ctrl_c_says_where_the_game_is_saved_and_how_to_go_on(tmp_path: Path) -> None:
+    journal = tmp_path / "interrupted.jsonl"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "eboard960", "play", "--position", "518", "--record", str(journal)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(tmp_path))
+    try:
+        process.stdin.write("e4\n")
+        process.stdin.flush()
+        _lines_until(process, "move 1. e4", time.monotonic() + 10)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=20)
+    finally:
+        process.kill()
+        process.wait()
+    assert process.returncode == 130, err
+    assert err == ""
+    assert out.splitlines()[-1] == (f"interrupted: saved in {journal} and {journal}.pgn; "
+                                    f"to go on: eboard960 play --resume {journal}")
+    assert "1. e4" in (tmp_path / "interrupted.jsonl.pgn").read_text()
 
 
 @pytest.mark.parametrize("source", ["file", "devnull"])

@@ -10,6 +10,7 @@ resynchronises the recognizer).
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import os
 import re
@@ -212,7 +213,13 @@ async def _play(options: PlayOptions, session: PlaySession, journal: Journal, di
             moves = game.root().variation_san(game.move_stack) or "none"
             display.say(f"resumed: {len(session.board.move_stack)} moves restored: {moves}")
             runner.handle(pending)
-        await runner.run(_driver(options, stdin))
+        try:
+            await runner.run(_driver(options, stdin))
+        except (asyncio.CancelledError, KeyboardInterrupt):  # Ctrl-C: asyncio.run cancels this task
+            display.say(f"interrupted: saved in {journal.path} and {journal.pgn_path}; "
+                        f"to go on: eboard960 play --resume {journal.path}")
+            display.close()
+            raise
         display.say(f"saved: {journal.pgn_path}")
         display.close()
         out.write(session.pgn_text())
