@@ -224,6 +224,23 @@ def test_sessions_started_in_the_same_second_get_journals_of_their_own(tmp_path:
     assert read_capture(games / journal).header.start == chess.Board.from_chess960_pos(518)
 
 
+def test_record_refuses_a_missing_directory(tmp_path: Path, capsys) -> None:
+    journal = tmp_path / "no" / "such" / "x.jsonl"
+    assert main(["play", "--demo", "--fast", "--record", str(journal)]) == 2
+    assert capsys.readouterr().err == (
+        f"eboard960 play: {journal.parent} is not an existing directory; --record does not create one\n")
+    assert not (tmp_path / "no").exists()
+
+
+def test_an_existing_pgn_beside_a_new_journal_is_never_overwritten(tmp_path: Path, capsys) -> None:
+    journal, pgn = tmp_path / "game.jsonl", tmp_path / "game.jsonl.pgn"
+    pgn.write_text("[Event \"kept\"]\n\n1. e4 *\n")
+    assert main(["play", "--demo", "--fast", "--record", str(journal)]) == 2
+    assert capsys.readouterr().err == (
+        f"eboard960 play: {pgn} already exists; move it away or choose another journal name\n")
+    assert pgn.read_text() == "[Event \"kept\"]\n\n1. e4 *\n" and not journal.exists()
+
+
 def test_demo_start_is_position_466() -> None:
     assert demo_board().board_fen() == chess.Board.from_chess960_pos(DEMO_START).board_fen()
     assert demo_board().board_fen().split("/")[-1] == "BRNNKBRQ"

@@ -293,5 +293,8 @@ async def _ble_address(name: str, board: str) -> str:
 
 
 def check_journal_target(path: Path) -> None:
+    """An explicit --record names a file in a folder that exists: a typo in the folder is not made real."""
     if path.is_dir():
         raise CaptureError(f"{path} is a directory; --record needs a file name")
+    if not path.parent.is_dir():
+        raise CaptureError(f"{path.parent} is not an existing directory; --record does not create one")

@@ -88,8 +88,9 @@ def write_atomically(path: Path, text: str) -> None:
 def new_journal(path: Path, *, board: str, start: int | str, **headers: Any) -> Journal:
     if path.exists() and path.stat().st_size > 0:
         raise CaptureError(f"{path} already exists; use --resume {path} to continue it")
+    if pgn_path(path).exists():  # another game's PGN, or a file of the user's: not ours to overwrite
+        raise CaptureError(f"{pgn_path(path)} already exists; move it away or choose another journal name")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
         return Journal(CaptureWriter(path, board=board, start=start, **headers))
     except OSError as error:
         raise CaptureError(f"cannot write the journal {path}: {error.strerror or error}") from None
