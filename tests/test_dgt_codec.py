@@ -11,7 +11,7 @@ from pathlib import Path
 import chess
 import chess.pgn
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from eboard960 import commands, events
@@ -276,7 +276,12 @@ seconds = st.integers(0, 10 * 3600 - 1)
 def test_clock_times_round_trip(times: dgt_clock.ClockTimes) -> None:
     data = dgt_clock.encode_times(times)
     assert all(byte < 0x80 for byte in data)
+    assume(any(data))  # both clocks stopped at 0:00:00 without flags is the all-zero filler on the wire
     assert dgt_clock.decode_bwtime(data) == times
+
+
+def test_the_all_zero_clock_message_is_the_filler() -> None:
+    assert dgt_clock.decode_bwtime(bytes(7)) is None
 
 
 @settings(max_examples=100, deadline=None)
