@@ -102,6 +102,67 @@ def test_out_dir_writes_one_pgn_per_capture(tmp_path: Path) -> None:
     assert [m.uci() for m in moves_of((out / "other.pgn").read_text())] == ["e2e4"]
 
 
+def test_an_out_dir_that_cannot_be_made_or_written_is_a_one_line_error(tmp_path: Path, capsys) -> None:
+    game = capture_file(tmp_path, [{"t": 1, "lift": "e2"}, {"t": 2, "place": "e4"}])
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("keep me")
+    assert main(["replay", "--out", str(a_file), str(game)]) == 2
+    assert capsys.readouterr().err == f"eboard960 replay: --out {a_file} is a file, not a directory\n"
+    assert a_file.read_text() == "keep me"
+    assert main(["replay", "--out", str(a_file / "pgn"), str(game)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"eboard960 replay: cannot create --out {a_file / 'pgn'}: Not a directory\n"
+    out = tmp_path / "pgn"
+    (out / "game.pgn").mkdir(parents=True)
+    other = tmp_path / "other.jsonl"
+    shutil.copy(game, other)
+    assert main(["replay", "--out", str(out), str(game), str(other)]) == 1
+    err = capsys.readouterr().err
+    assert err == f"eboard960 replay: {game}: cannot write {out / 'game.pgn'}: Is a directory\n"
+    assert [m.uci() for m in moves_of((out / "other.pgn").read_text())] == ["e2e4"]
+
+
+def test_captures_with_the_same_name_get_distinct_pgn_names(tmp_path: Path, capsys) -> None:
+    """d1/x and d2/x write x.pgn and x-2.pgn, in the order given; a generated name skips an input's own."""
+    paths = []
+    for folder, square in [("d1", "e4"), ("d2", "e3"), ("d3", "d4")]:
+        (tmp_path / folder).mkdir()
+        path = capture_file(tmp_path / folder, [{"t": 1, "lift": square[0] + "2"}, {"t": 2, "place": square}])
+        paths.append(path.rename(path.with_name("x.jsonl")))
+    paths.append(paths[2].rename(tmp_path / "x-2.jsonl"))
+    del paths[2]
+    out = tmp_path / "pgn"
+    assert main(["replay", "--out", str(out), *map(str, paths)]) == 0
+    written = {p.name: [m.uci() for m in moves_of(p.read_text())] for p in out.iterdir()}
+    assert written == {"x.pgn": ["e2e4"], "x-3.pgn": ["e2e3"], "x-2.pgn": ["d2d4"]}
+    err = capsys.readouterr().err
+    assert err == f"eboard960 replay: {paths[1]}: written as x-3.pgn, another capture has the same name\n"
+
+
+def test_a_warning_starts_on_its_own_line_below_the_progress_bar(tmp_path: Path, capsys, monkeypatch) -> None:
+    class Terminal:
+        def __init__(self) -> None:
+            self.text = ""
+
+        def write(self, text: str) -> int:
+            self.text += text
+            return len(text)
+
+        def flush(self) -> None:
+            pass
+
+        def isatty(self) -> bool:
+            return True
+
+    cut = capture_file(tmp_path, [{"t": 1, "lift": "e2"}, {"t": 2, "place": "e4"}])
+    cut.write_text(cut.read_text() + '{"t": 3, "lif')
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    assert main(["replay", "--out", str(tmp_path / "pgn"), str(cut)]) == 0
+    before, warning = terminal.text.split("eboard960 replay:", 1)
+    assert before.endswith(("\r", "\n")) and "last line cut off" in warning
+
+
 
 def test_a_binary_file_or_an_unknown_protocol_is_named_and_the_next_file_still_replays(
     tmp_path: Path, capsys

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import chess.pgn
 
 from eboard960.capture import Capture, Record
-from eboard960.errors import ProtocolError
+from eboard960.errors import Eboard960Error, ProtocolError
 from eboard960.events import (
     BoardSnapshot,
     ButtonPressed,
@@ -27,6 +27,10 @@ from eboard960.recognizer.table import Mode
 from eboard960.reread import away_from_game, read, reread
 
 SQUARE_EVENTS = (PieceLifted, PiecePlaced, BoardSnapshot, ButtonPressed, LinkChanged)
+
+
+class ReplayError(Eboard960Error):
+    """The replay's output cannot be written where the user asked."""
 
 
 @dataclass(slots=True)

@@ -13,13 +13,15 @@ from tqdm import tqdm
 from eboard960.capture import read_capture
 from eboard960.errors import Eboard960Error
 from eboard960.recognizer import IllegalPosition, MoveProvisional, MoveRecognized, Report
-from eboard960.replay import Replay, replay_capture
+from eboard960.replay import Replay, ReplayError, replay_capture
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", type=Path, metavar="FILE",
                         help="capture files (.jsonl or .jsonl.gz)")
-    parser.add_argument("--out", type=Path, metavar="DIR", help="write one PGN per capture into DIR")
+    parser.add_argument("--out", type=Path, metavar="DIR",
+                        help="write one PGN per capture into DIR, NAME.pgn for NAME.jsonl "
+                             "(NAME-2.pgn for a second capture named NAME)")
     parser.add_argument("--events", action="store_true", help="print the recognizer's reports, not PGN")
     parser.add_argument("--no-takebacks", action="store_true",
                         help="never treat an undone move as a takeback")
@@ -42,9 +44,42 @@ def _pgn_text(result: Replay) -> str:
     return "\n\n".join(str(game) for game in result.games) + "\n"
 
 
+def output_names(paths: list[Path]) -> dict[Path, str]:
+    """The PGN name for each capture in `--out`: its stem, or `stem-2`, `stem-3`... when an earlier capture
+    has the same stem, so that no game overwrites another one; a name no input has."""
+    stems = {path: path.name.split(".")[0] for path in paths}
+    inputs = set(stems.values())
+    used: set[str] = set()
+    names: dict[Path, str] = {}
+    for path, stem in stems.items():
+        name, number = stem, 2
+        while name in used or (name != stem and name in inputs):
+            name, number = f"{stem}-{number}", number + 1
+        used.add(name)
+        names[path] = name + ".pgn"
+    return names
+
+
+def _make_out_dir(out: Path) -> None:
+    """Create `--out` before any capture is replayed, so a wrong directory costs no work."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise ReplayError(f"--out {out} is a file, not a directory") from None
+    except OSError as error:
+        raise ReplayError(f"cannot create --out {out}: {error.strerror}") from None
+
+
+def _say(message: str) -> None:
+    """One line on standard error, on a line of its own even while the progress bar is drawn."""
+    tqdm.write(f"eboard960 replay: {message}", file=sys.stderr)
+
+
 def main(args: argparse.Namespace) -> int:
+    names: dict[Path, str] = {}
     if args.out:
-        args.out.mkdir(parents=True, exist_ok=True)
+        _make_out_dir(args.out)
+        names = output_names(args.files)
     status = 0
     files = tqdm(args.files, unit="capture", disable=not args.out or not sys.stderr.isatty())
     for path in files:
@@ -52,22 +87,34 @@ def main(args: argparse.Namespace) -> int:
             capture = read_capture(path)
             result = replay_capture(capture, takebacks=not args.no_takebacks)
         except Eboard960Error as error:  # this file cannot be replayed; the others still are
-            print(f"eboard960 replay: {path}: {error}", file=sys.stderr)
+            _say(f"{path}: {error}")
             status = 1
             continue
         if capture.cut_off:
-            print(f"eboard960 replay: {path}: warning: {capture.cut_off}", file=sys.stderr)
+            _say(f"{path}: warning: {capture.cut_off}")
         for warning in result.warnings:
-            print(f"eboard960 replay: {path}: warning: {warning}", file=sys.stderr)
+            _say(f"{path}: warning: {warning}")
         for problem in result.problems:
-            print(f"eboard960 replay: {path}: {problem}", file=sys.stderr)
+            _say(f"{path}: {problem}")
         if not result.ok:
             status = 1
         if args.events:
             for line, report in result.reports:
                 print(f"{path.name}:{line}\tt={report.t:.3f}\t{describe(report)}")
         elif args.out:
-            (args.out / (path.name.split(".")[0] + ".pgn")).write_text(_pgn_text(result), encoding="utf-8")
+            status = max(status, _write_pgn(path, args.out / names[path], result))
         else:
             sys.stdout.write(_pgn_text(result))
     return status
+
+
+def _write_pgn(path: Path, target: Path, result: Replay) -> int:
+    """Write one capture's PGN; a target that cannot be written is named and the next capture goes on."""
+    if target.name != path.name.split(".")[0] + ".pgn":
+        _say(f"{path}: written as {target.name}, another capture has the same name")
+    try:
+        target.write_text(_pgn_text(result), encoding="utf-8")
+    except OSError as error:
+        _say(f"{path}: cannot write {target}: {error.strerror}")
+        return 1
+    return 0
