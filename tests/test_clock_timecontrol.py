@@ -63,7 +63,6 @@ def test_time_odds():
         ("5/0", "move count"),
         ("0.00001", "whole number of milliseconds"),
         ("5+3,3+2,1", "two controls"),
-        ("5+0", "bonus"),
     ],
 )
 def test_bad_controls_get_one_clear_line(text, fragment):
@@ -72,6 +71,26 @@ def test_bad_controls_get_one_clear_line(text, fragment):
     assert isinstance(info.value, Eboard960Error)
     message = str(info.value)
     assert fragment in message and "\n" not in message
+
+
+@pytest.mark.parametrize("text", ["5+0", "5d0", "5s0", "5u0.0s", "5 + 0"])
+def test_a_zero_bonus_is_no_bonus(text):
+    assert TimeControl.parse(text).stages == (Stage(time_ms=300_000),)
+    assert TimeControl.parse(text).text() == "5"
+
+
+def test_a_zero_bonus_in_one_stage_keeps_the_others():
+    assert TimeControl.parse("90/40+0:30+30").stages == (
+        Stage(time_ms=90 * 60_000, moves=40),
+        Stage(time_ms=30 * 60_000, bonus=Bonus.FISCHER, bonus_ms=30_000),
+    )
+
+
+def test_a_bonus_kind_without_seconds_is_still_refused():
+    with pytest.raises(ClockError, match="'5\\+' is not a time control"):
+        TimeControl.parse("5+")
+    with pytest.raises(ClockError, match="a bonus needs a kind"):
+        Stage(time_ms=300_000, bonus=Bonus.FISCHER, bonus_ms=0)
 
 
 def test_a_pair_of_controls_is_named_once_when_even_and_both_ways_with_time_odds():

@@ -9,7 +9,8 @@ Grammar (case-insensitive, spaces ignored)::
 
 `minutes` and `seconds` are decimals that must come to whole milliseconds.
 `+` is a Fischer increment, `d` a Bronstein delay, `s` or `u` a simple (US)
-delay. A stage with `/moves` gives its time for that many moves; the next
+delay; a bonus of 0 seconds ("5+0", the usual way to write no increment) is
+no bonus. A stage with `/moves` gives its time for that many moves; the next
 stage's time is then added. A last stage with a move count repeats.
 Time odds use "," because "/" already separates minutes from moves.
 """
@@ -123,11 +124,12 @@ def _parse_stage(part: str, whole: str) -> Stage:
         raise ClockError(f"{whole!r} is not a time control: cannot read {part!r} "
                          f"(examples: {EXAMPLES})")
     kind = match["kind"]
+    bonus_ms = _milliseconds(match["seconds"], 1000, part) if kind else 0
     return Stage(
         time_ms=_milliseconds(match["minutes"], 60_000, part),
         moves=int(match["moves"]) if match["moves"] else None,
-        bonus=_KINDS[kind.lower()] if kind else Bonus.NONE,
-        bonus_ms=_milliseconds(match["seconds"], 1000, part) if kind else 0,
+        bonus=_KINDS[kind.lower()] if bonus_ms else Bonus.NONE,
+        bonus_ms=bonus_ms,
     )
 
 
