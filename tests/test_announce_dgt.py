@@ -3,6 +3,7 @@ import contextlib
 import math
 import os
 import signal
+import subprocess
 import sys
 
 import chess
@@ -10,18 +11,29 @@ import pytest
 
 from eboard960.board import Board
 from eboard960.clock.announce import KING_SEGMENTS, dgt_screen_commands, dgt_screens
-from eboard960.clock.dgt import DgtClockLink, serve_dgt_clock
+from eboard960.clock.dgt import DgtClockLink, command_text, serve_dgt_clock
 from eboard960.clock.events import MoveCompleted, PositionConfirmed, PositionShown
 from eboard960.clock.machine import ClockMachine, Mode
 from eboard960.clock.special import SpecialTimer
 from eboard960.clock.timecontrol import TimeControl
+from eboard960.clock.tui import describe
 from eboard960.commands import EnableUpdates
 from eboard960.emulators.dgt import ClockModel, DgtFirmware
 from eboard960.emulators.pty import PtyRunner
 from eboard960.errors import ClockError
 from eboard960.position import StartPosition
 from eboard960.protocols.dgt import DgtCodec
-from eboard960.protocols.dgt_clock import SEGMENTS, ClockSegments, ClockText
+from eboard960.protocols.dgt_clock import (
+    SEGMENTS,
+    ClockBeep,
+    ClockButtonRequest,
+    ClockEnd,
+    ClockIcons,
+    ClockSegments,
+    ClockSetAndRun,
+    ClockText,
+    ClockVersionRequest,
+)
 from eboard960.transport.serial import SerialTransport
 
 
@@ -145,7 +157,36 @@ def test_unacknowledged_commands_are_resent_then_dropped():
     assert link.outgoing(4.0) == [first]
     assert link.outgoing(6.0) == [first]
     assert link.outgoing(8.0) == []
-    assert "never acknowledged" in link.problems[0]
+    assert link.problems == [f"the DGT clock never acknowledged the text {first.text!r}"]
+
+
+def test_every_clock_command_is_named_in_words_not_as_a_repr():
+    commands = [ClockText(text="pos 921 ", beep=8), ClockSegments.from_text("brnn"), ClockEnd(),
+                ClockSetAndRun(left=1, right=2), ClockIcons(), ClockBeep(units=2), ClockButtonRequest(),
+                ClockVersionRequest()]
+    texts = [command_text(command) for command in commands]
+    assert texts[:2] == ["the text 'pos 921'", "the text 'brnn'"]
+    assert len(set(texts)) == len(texts)
+    assert not any("(" in text or "Clock" in text for text in texts)
+
+
+def test_the_dgt_mode_names_the_clocks_buttons_not_the_terminals_keys():
+    machine = ClockMachine(TimeControl.parse("5"))
+    (confirmed,) = [e for e in machine.press("confirm", 0.0) if isinstance(e, PositionConfirmed)]
+    assert describe(confirmed, on_dgt=True) == (
+        "clock armed: black's side of the lever or play/pause starts white's clock")
+    assert describe(confirmed) == "clock armed: black (m) or space starts white's clock"
+
+
+def test_a_dgt_port_that_cannot_be_opened_is_one_line_and_exit_2(tmp_path):
+    missing = tmp_path / "ttyACM9"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    argv = ["clock", "--dgt", str(missing), "--dgt-clock", "3000", "--special"]
+    done = subprocess.run([sys.executable, "-m", "eboard960", *argv],
+                          capture_output=True, text=True, env=env, timeout=30)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(f"eboard960 clock: cannot open {missing}: ")
+    assert "No such file or directory" in done.stderr and done.stderr.count("\n") == 1
 
 
 # ----- the real serial path: Board + SerialTransport + a pty + B's emulated board ---------
@@ -217,4 +258,5 @@ async def clock_command_over_a_pty():
 def test_clock_command_drives_a_dgt_3000_over_a_pty():
     status, out, err = asyncio.run(clock_command_over_a_pty())
     assert status == 130, err
-    assert "draw: position 959 " in out and "locked" in out
+    assert "draw: position 959 " in out
+    assert "locked: black's side of the lever or play/pause starts white's clock" in out

@@ -35,15 +35,49 @@ from eboard960.clock.events import (
 from eboard960.clock.machine import ClockMachine
 from eboard960.errors import ClockError
 from eboard960.events import ButtonPressed
-from eboard960.protocols.dgt_clock import ClockAck, ClockCommand, ClockEnd
+from eboard960.protocols.dgt_clock import (
+    ClockAck,
+    ClockBeep,
+    ClockButtonRequest,
+    ClockCommand,
+    ClockEnd,
+    ClockIcons,
+    ClockSegments,
+    ClockSetAndRun,
+    ClockText,
+    ClockVersionRequest,
+)
 
 if TYPE_CHECKING:
     from eboard960.board import Board
+    from eboard960.transport import Transport
 
 RESEND_AFTER = 2.0
 RESENDS = 3
 _TIME_CHANGES = (PositionConfirmed, ClockStarted, MoveCompleted, ClockPaused, ClockResumed,
                  FlagFell)
+
+
+def command_text(command: ClockCommand) -> str:
+    """A clock command in words, for a message a user reads (a dataclass repr is for developers)."""
+    match command:
+        case ClockText(text=text):
+            return f"the text {text.strip()!r}"
+        case ClockSegments():
+            return f"the text {command.text().strip()!r}"
+        case ClockSetAndRun():
+            return "the times"
+        case ClockEnd():
+            return "the return to the times"
+        case ClockIcons():
+            return "the icons"
+        case ClockBeep():
+            return "a beep"
+        case ClockButtonRequest():
+            return "a button request"
+        case ClockVersionRequest():
+            return "a version request"
+    return "a command"
 
 
 class ClockOutbox:
@@ -73,7 +107,7 @@ class ClockOutbox:
             if t - self._sent_at < RESEND_AFTER:
                 return []
             if self._resends >= RESENDS:
-                self.problems.append(f"the DGT clock never acknowledged {self._waiting!r}")
+                self.problems.append(f"the DGT clock never acknowledged {command_text(self._waiting)}")
                 self._waiting = None
             else:
                 self._resends += 1
@@ -186,6 +220,13 @@ async def serve_dgt_clock(
         pumping.cancel()
 
 
+async def check_port(transport: Transport) -> None:
+    """Open and close the port once: one that cannot be opened at the start is a mistake to name,
+    where the Board would keep trying it as if a cable had been pulled (raises `TransportError`)."""
+    await transport.open()
+    await transport.close()
+
+
 def run_dgt_clock(
     machine: ClockMachine,
     port: str,
@@ -207,13 +248,14 @@ def run_dgt_clock(
 
     def report(events: list[ClockEvent]) -> None:
         for event in events:
-            print(describe(event), flush=True)
+            print(describe(event, on_dgt=True), flush=True)
             if isinstance(event, PositionShown) and speaker is not None:
                 speaker.say(spoken(event.position, event.number))
         while link.problems:
             print(f"refused: {link.problems.pop(0)}", flush=True)
 
     async def serve() -> None:
+        await check_port(SerialTransport(port, protocol="dgt"))
         board = Board(lambda: DgtCodec(white_side=white_side),
                       lambda: SerialTransport(port, protocol="dgt"))
         async with board:

@@ -210,15 +210,20 @@ class TerminalClock:
         return 0
 
 
-def describe(event: ClockEvent) -> str:
-    """One line for the status bar or a log."""
+_STARTS = {False: "black (m) or space", True: "black's side of the lever or play/pause"}
+"""What starts white's clock: keys on the terminal, the DGT clock's own buttons with `--dgt`."""
+_RESUMES = {False: "space", True: "play/pause"}
+
+
+def describe(event: ClockEvent, *, on_dgt: bool = False) -> str:
+    """One line for the status bar or a log; `on_dgt` names the DGT clock's buttons, not keys."""
     match event:
         case PositionShown(position=position, number=number, how=how):
             return f"{how}: position {number} {position.rank}"
         case PositionConfirmed(position=None):
-            return "clock armed: black (m) or space starts white's clock"
+            return f"clock armed: {_STARTS[on_dgt]} starts white's clock"
         case PositionConfirmed(position=position):
-            return f"position {position.rank} locked: black (m) or space starts white's clock"
+            return f"position {position.rank} locked: {_STARTS[on_dgt]} starts white's clock"
         case PositionDiscarded():
             return "position discarded"
         case DiceRequested(request=request):
@@ -228,7 +233,7 @@ def describe(event: ClockEvent) -> str:
         case MoveCompleted(side=side, used_ms=used, moves=moves):
             return f"{chess.COLOR_NAMES[side]} move {moves} took {used / 1000:.1f} s"
         case ClockPaused():
-            return "paused: space resumes"
+            return f"paused: {_RESUMES[on_dgt]} resumes"
         case ClockResumed():
             return "running"
         case FlagFell(side=side):
