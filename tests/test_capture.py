@@ -77,6 +77,16 @@ def test_bad_records_are_named_by_line_and_the_rest_is_kept(tmp_path: Path) -> N
     assert [r.line for r in capture.records] == [2, 6]
 
 
+@pytest.mark.parametrize("bad", ["NaN", "1e400", "-Infinity"])
+def test_a_time_that_is_no_finite_number_is_one_malformed_record(tmp_path: Path, bad: str) -> None:
+    """One bad time gives one message; the lines after it are judged against the last good time."""
+    lines = [json.dumps(HEADER), '{"t": 1, "lift": "e2"}', f'{{"t": {bad}, "place": "e3"}}',
+             '{"t": 2, "place": "e4"}', '{"t": 3, "lift": "e7"}']
+    capture = read_capture(write(tmp_path / "c.jsonl", lines))
+    assert capture.problems == [f"line 3: time 't' must be a finite number, not {float(bad)}"]
+    assert [r.line for r in capture.records] == [2, 4, 5]
+
+
 @pytest.mark.parametrize(
     ("header", "message"),
     [

@@ -69,6 +69,16 @@ def test_a_malformed_line_is_named_and_every_move_is_still_printed(tmp_path: Pat
     assert "Traceback" not in captured.err
 
 
+def test_an_infinite_time_is_one_error_and_every_move_is_still_printed(tmp_path: Path, capsys) -> None:
+    path = capture_file(tmp_path, [{"t": 1, "lift": "e2"}, {"t": 2, "place": "e4"}, {"t": 3, "note": "x"},
+                                   {"t": 4, "lift": "e7"}, {"t": 5, "place": "e5"}])
+    path.write_text(path.read_text().replace('"t": 3', '"t": 1e400'))
+    assert main(["replay", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert captured.err == f"eboard960 replay: {path}: line 4: time 't' must be a finite number, not inf\n"
+    assert [m.uci() for m in moves_of(captured.out)] == ["e2e4", "e7e5"]
+
+
 def test_a_board_that_ends_pieces_away_from_the_game_is_named(tmp_path: Path, capsys) -> None:
     """Pieces read as in hand for good mean moves never seen: not a silent exit 0. One piece lifted as the
     recording stopped is no problem."""

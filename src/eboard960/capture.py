@@ -10,6 +10,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import math
 import os
 import zlib
 from collections.abc import Iterator
@@ -120,6 +121,8 @@ def parse_record(obj: Any, line: int) -> Record:
     t = obj.get("t")
     if t.__class__ not in (float, int):  # bool is an int, not a time
         raise CaptureError(f"line {line}: record has no numeric time 't'")
+    if not math.isfinite(t):  # JSON's NaN, 1e400: malformed, so later lines are judged by the last good time
+        raise CaptureError(f"line {line}: time 't' must be a finite number, not {t}")
     keys = [key for key in obj if key in RECORD_KINDS]
     if len(keys) != 1:
         raise CaptureError(f"line {line}: record needs exactly one of {', '.join(RECORD_KEYS)}")
