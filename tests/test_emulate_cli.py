@@ -72,6 +72,16 @@ def test_emulated_dgt_board_plays_its_script_to_a_serial_host(tmp_path: Path) ->
         (["dgt"], "lift e9\n", "script line 1"),
         (["dgt"], "dance\n", "expected move/lift/place/press/wait"),
         (["dgt", "--script", "/nonexistent/script.txt"], None, "cannot read the script"),
+        (["dgt"], "lift e2\nlift z9\n", "script line 2: 'lift z9': 'z9' is not a square (a1 to h8)"),
+        (["dgt"], "lift e2\nplace e4 X\n", "script line 2: 'place e4 X': 'X' is not a piece letter"),
+        (["dgt"], "wait abc\n", "script line 1: 'wait abc': 'abc' is not a number of seconds"),
+        (["dgt"], "wait nan\n", "script line 1: 'wait nan': wait takes 0 to 3600 seconds, not nan"),
+        (["dgt"], "move e2e5\n", "'move e2e5': 'e2e5' is not a legal move here, in UCI or SAN"),
+        (["dgt"], "press purple\n", "script line 1: 'press purple': 'purple' is not a button; "
+                                     "the clock has white, black, back, minus, pause, plus, confirm"),
+        (["dgt", "--clock", "none"], "press white\n", "script line 1: 'press white': this emulated board "
+                                                     "has no clock, so no buttons to press"),
+        (["chesslink"], "press white\n", "has no clock, so no buttons to press"),
     ],
 )
 def test_mistakes_are_one_line_errors(
@@ -86,6 +96,25 @@ def test_mistakes_are_one_line_errors(
     err = capsys.readouterr().err
     assert err.startswith("eboard960 emulate: ") and message in err
     assert err.count("\n") == 1
+
+
+def test_the_help_lists_every_script_command_and_the_buttons(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["emulate", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    for command in ("'move e2e4'", "'lift e2'", "'place e4 Q'", "'press BUTTON'", "'wait 1.5'"):
+        assert command in out
+    assert "white, black, back, minus, pause, plus, confirm" in out and "module help" not in out
+
+
+def test_every_button_the_script_accepts_is_one_the_emulated_clock_presses() -> None:
+    from eboard960.cli.emulate import PRESSABLE, parse_script
+    from eboard960.emulators.dgt import ClockModel, DgtFirmware
+
+    steps = parse_script("".join(f"press {name}\n" for name in PRESSABLE), chess.Board())
+    firmware = DgtFirmware(clock=ClockModel("3000"))
+    for step in steps:
+        firmware.press(step.button)
 
 
 def test_a_script_action_the_board_refuses_ends_with_its_line(tmp_path: Path) -> None:

@@ -9,8 +9,9 @@ spoken; one action per line, `#` starts a comment:
                              (castling the e-board way: king, rook, rook, king)
     lift e2                  a piece leaves e2
     place e4 [Q]             a piece arrives (the piece lifted last, or the one named)
-    press white              a clock button (DGT boards with a clock)
-    wait 1.5                 pause, in seconds
+    press white              a clock button (DGT boards with a clock): white, black,
+                             back, minus, pause, plus, confirm
+    wait 1.5                 pause, in seconds (0 to 3600)
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import chess
 from eboard960.emulators.dgt import ClockModel, DgtFirmware, ScenarioError
 from eboard960.emulators.pty import FirmwareModel, PtyRunner
 from eboard960.errors import Eboard960Error
+from eboard960.protocols.dgt_clock import BUTTON_BY_NAME
 from eboard960.transport.serial import LINE_SETTINGS
 
 
@@ -55,55 +57,101 @@ class Step:
     seconds: float = 0.0
 
 
+PRESSABLE = ("white", "black", *BUTTON_BY_NAME)
+"""What a script may press on a DGT board's clock: the lever's two sides and the DGT 3000's buttons."""
+
+SCRIPT_HELP = (
+    "actions the emulated hands play once the host has spoken, one a line (# starts a comment): "
+    "'move e2e4' or 'move Nf3' (a whole move from the game so far, UCI or SAN); 'lift e2'; "
+    "'place e4' or 'place e4 Q' (the piece lifted last, or the one named); "
+    f"'press BUTTON' (a DGT board's clock: {', '.join(PRESSABLE)}); 'wait 1.5' (seconds, 0 to 3600)"
+)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("board", choices=sorted(LINE_SETTINGS), help="which board to emulate")
     parser.add_argument("--position", type=int, default=518, metavar="N",
                         help="Chess960 start position 0..959 (default 518, standard chess)")
-    parser.add_argument("--script", type=Path, metavar="FILE",
-                        help="actions to play once the host has spoken (see the module help)")
+    parser.add_argument("--script", type=Path, metavar="FILE", help=SCRIPT_HELP)
     parser.add_argument("--clock", choices=["3000", "xl", "none"], default="3000",
                         help="the clock behind an emulated DGT board (default 3000)")
     parser.add_argument("--no-pace", action="store_true",
                         help="send as fast as the pty goes instead of at the board's baud rate")
 
 
-def parse_script(text: str, start: chess.Board) -> list[Step]:
-    """Check the whole script before serving; a mistake names its line."""
+def parse_script(text: str, start: chess.Board, buttons: tuple[str, ...] = PRESSABLE) -> list[Step]:
+    """Check the whole script before serving, so no mistake stops the board once a host relies on it;
+    a mistake names its line. `buttons` are the ones the emulated board has (none without a clock)."""
     board, steps = start.copy(), []
     for number, raw in enumerate(text.splitlines(), start=1):
         words = raw.split("#", 1)[0].split()
         if not words:
             continue
         try:
-            steps.append(_step(number, words, board))
-        except (ValueError, IndexError) as error:
+            steps.append(_step(number, words, board, buttons))
+        except ValueError as error:
             raise ScenarioError(f"script line {number}: {raw.strip()!r}: {error}") from None
     return steps
 
 
-def _step(number: int, words: list[str], board: chess.Board) -> Step:
+def _step(number: int, words: list[str], board: chess.Board, buttons: tuple[str, ...]) -> Step:
     verb, args = words[0].lower(), words[1:]
     if verb == "move" and len(args) == 1:
         before = board.copy(stack=False)
-        try:
-            move = board.parse_uci(args[0])
-        except ValueError:
-            move = board.parse_san(args[0])
+        move = _move(args[0], board)
         board.push(move)
         return Step(number, "move", board=before, move=move)
     if verb == "lift" and len(args) == 1:
-        return Step(number, "lift", square=chess.parse_square(args[0]))
+        return Step(number, "lift", square=_square(args[0]))
     if verb == "place" and len(args) in (1, 2):
-        piece = chess.Piece.from_symbol(args[1]) if len(args) == 2 else None
-        return Step(number, "place", square=chess.parse_square(args[0]), piece=piece)
+        piece = _piece(args[1]) if len(args) == 2 else None
+        return Step(number, "place", square=_square(args[0]), piece=piece)
     if verb == "press" and len(args) == 1:
-        return Step(number, "press", button=args[0])
+        return Step(number, "press", button=_button(args[0], buttons))
     if verb == "wait" and len(args) == 1:
-        seconds = float(args[0])
-        if not 0 <= seconds <= 3600:
-            raise ValueError("wait 0..3600 seconds")
-        return Step(number, "wait", seconds=seconds)
-    raise ValueError("expected move/lift/place/press/wait with its argument")
+        return Step(number, "wait", seconds=_seconds(args[0]))
+    raise ValueError("expected move/lift/place/press/wait with its argument (see --help)")
+
+
+def _move(word: str, board: chess.Board) -> chess.Move:
+    try:
+        return board.parse_uci(word)
+    except ValueError:
+        pass
+    try:
+        return board.parse_san(word)
+    except ValueError:
+        raise ValueError(f"{word!r} is not a legal move here, in UCI or SAN") from None
+
+
+def _square(word: str) -> chess.Square:
+    if word.lower() not in chess.SQUARE_NAMES:
+        raise ValueError(f"{word!r} is not a square (a1 to h8)")
+    return chess.parse_square(word.lower())
+
+
+def _piece(word: str) -> chess.Piece:
+    if len(word) != 1 or word.lower() not in chess.PIECE_SYMBOLS:
+        raise ValueError(f"{word!r} is not a piece letter (KQRBNP for white, kqrbnp for black)")
+    return chess.Piece.from_symbol(word)
+
+
+def _button(word: str, buttons: tuple[str, ...]) -> str:
+    if not buttons:
+        raise ValueError("this emulated board has no clock, so no buttons to press")
+    if word.lower() not in buttons:
+        raise ValueError(f"{word!r} is not a button; the clock has {', '.join(buttons)}")
+    return word.lower()
+
+
+def _seconds(word: str) -> float:
+    try:
+        seconds = float(word)
+    except ValueError:
+        raise ValueError(f"{word!r} is not a number of seconds") from None
+    if not 0 <= seconds <= 3600:  # also refuses nan
+        raise ValueError(f"wait takes 0 to 3600 seconds, not {word}")
+    return seconds
 
 
 def _model(args: argparse.Namespace) -> ScriptableModel:
@@ -159,7 +207,8 @@ def main(args: argparse.Namespace) -> int:
             text = args.script.read_text(encoding="utf-8")
         except OSError as error:
             raise ScenarioError(f"cannot read the script {args.script}: {error.strerror}") from None
-        steps = parse_script(text, chess.Board.from_chess960_pos(args.position))
+        buttons = PRESSABLE if getattr(model, "clock", None) is not None else ()
+        steps = parse_script(text, chess.Board.from_chess960_pos(args.position), buttons)
     # 10 bits a byte on either line (8N1 or 7O1, with the start bit)
     byte_time = 0.0 if args.no_pace else 10 / LINE_SETTINGS[args.board]["baudrate"]
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how an emulator is meant to stop
