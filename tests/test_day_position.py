@@ -169,6 +169,11 @@ def test_cli_commit_and_verify(secret_file, tmp_path, capsys):
         (["--secret-file", "{s}", "--round", "0"], "1 or more"),
         (["--secret-file", "{s}", "--exclude", "0-959"], "none of the 960"),
         (["verify", "--secret-file", "{s}"], "needs --commitment"),
+        (["verify", "--secret-file", "{s}", "--commitment", "xyz"],
+         "--commitment 'xyz' is not a hex commitment"),
+        (["verify", "--secret-file", "{s}", "--commitment", "ab" * 31],
+         "is not a hex commitment (64 hex digits"),
+        (["verify", "--secret-file", "{s}", "--commitment", "g" * 64], "is not a hex commitment"),
     ],
 )
 def test_cli_user_mistakes_are_one_line(secret_file, capsys, argv, fragment):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import string
 
 from eboard960.clock.day import (
     SECRET_BYTES,
@@ -25,6 +26,7 @@ from eboard960.draw import parse_number_set
 from eboard960.position import StartPosition
 
 ACTIONS = ("show", "commit", "verify", "new-secret")
+COMMITMENT_DIGITS = 64  # a SHA-256 in hex
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -86,7 +88,8 @@ def _verify(args: argparse.Namespace, secret: bytes, date: datetime.date,
             exclude: frozenset[int]) -> int:
     if not args.commitment:
         raise DayError("verify needs --commitment HEX (the value published before the event)")
-    if commitment(secret) != args.commitment.strip().lower():
+    published = _commitment(args.commitment)
+    if commitment(secret) != published:
         print("FAILED: this secret does not match the published commitment")
         return 1
     print("commitment OK: this is the secret that was committed to")
@@ -99,6 +102,15 @@ def _verify(args: argparse.Namespace, secret: bytes, date: datetime.date,
         return 1
     print(f"position OK: {_line(date, args.round, number, args.dgt960_numbers)}")
     return 0
+
+
+def _commitment(text: str) -> str:
+    """The published commitment, lower case; a malformed one is a typing mistake, not a failed check."""
+    value = text.strip().lower()
+    if len(value) != COMMITMENT_DIGITS or not all(char in string.hexdigits for char in value):
+        raise DayError(f"--commitment {text!r} is not a hex commitment "
+                       f"({COMMITMENT_DIGITS} hex digits, as `eboard960 day commit` prints)")
+    return value
 
 
 def _check_round(value: int, option: str) -> None:
