@@ -10,6 +10,11 @@ Two uses:
   the game is also written as `<capture>.expected.pgn`;
 * a real board (`--port /dev/ttyUSB0`): records until Ctrl-C.
 
+Ctrl-C also stops an emulator recording: the capture keeps what was sent and
+the expected PGN holds the moves whose bytes were all sent. An existing
+capture is never overwritten without `--force`; a mistake (a move that is not
+legal, a port that cannot be opened) is one line on standard error, exit 2.
+
     PYTHONPATH=src python3 tools/record_capture.py out.jsonl --board dgt --position 0 \\
         --random 40 --seed 3 --garbage 0.1 --pulls 1
 """
@@ -20,6 +25,7 @@ import argparse
 import asyncio
 import contextlib
 import random
+import sys
 from pathlib import Path
 
 import chess
@@ -28,19 +34,21 @@ import chess.pgn
 from eboard960.board import Board
 from eboard960.capture import CaptureWriter
 from eboard960.emulators.pty import PtyRunner
+from eboard960.errors import Eboard960Error, TransportError
 from eboard960.events import BoardSnapshot, LinkChanged
 from eboard960.protocols import codec_for
 from eboard960.transport.serial import LINE_SETTINGS, SerialTransport
+
+
+class RecordError(Eboard960Error):
+    """A mistake in the command line: said in one line before anything is recorded."""
 
 
 def game_moves(args: argparse.Namespace, start: chess.Board) -> list[chess.Move]:
     board, moves = start.copy(), []
     if args.moves:
         for text in args.moves.split():
-            try:
-                move = board.parse_uci(text)
-            except ValueError:
-                move = board.parse_san(text)
+            move = _parse_move(board, text)
             moves.append(move)
             board.push(move)
         return moves
@@ -52,6 +60,18 @@ def game_moves(args: argparse.Namespace, start: chess.Board) -> list[chess.Move]
         moves.append(move)
         board.push(move)
     return moves
+
+
+def _parse_move(board: chess.Board, text: str) -> chess.Move:
+    try:
+        return board.parse_uci(text)
+    except ValueError:
+        pass
+    try:
+        return board.parse_san(text)
+    except ValueError:
+        ply = len(board.move_stack) + 1
+        raise RecordError(f"--moves: {text!r} is not a legal move as ply {ply} (UCI or SAN)") from None
 
 
 def model_for(args: argparse.Namespace):
@@ -77,9 +97,11 @@ async def wait_for(arrived: asyncio.Event, predicate) -> None:
     await asyncio.wait_for(watch(), 10)
 
 
-async def record_emulated(args: argparse.Namespace, capture: CaptureWriter) -> list[chess.Move]:
+async def record_emulated(args: argparse.Namespace, capture: CaptureWriter, moves: list[chess.Move],
+                          played: list[chess.Move]) -> None:
+    """Play `moves` on the emulated board; each one goes into `played` once all its bytes are sent,
+    so a Ctrl-C leaves there the game the capture holds."""
     start = chess.Board.from_chess960_pos(args.position)
-    moves = game_moves(args, start)
     model = model_for(args)
     runner: PtyRunner | None = PtyRunner(model)
     await runner.start()
@@ -115,15 +137,16 @@ async def record_emulated(args: argparse.Namespace, capture: CaptureWriter) -> l
                 runner = PtyRunner(model)
                 current["path"] = await runner.start()
                 await wait_for(arrived, lambda n=snapshots: count(BoardSnapshot) > n)
+                played.append(move)
                 continue
             runner.send(model.play_move(game, move))
             game.push(move)
             await runner.drained()
+            played.append(move)
             await asyncio.sleep(args.pause)
         await asyncio.sleep(0.3)
         collector.cancel()
     await runner.stop()
-    return moves
 
 
 async def record_port(args: argparse.Namespace, capture: CaptureWriter) -> None:
@@ -134,7 +157,15 @@ async def record_port(args: argparse.Namespace, capture: CaptureWriter) -> None:
             print(event)
 
 
-def main() -> None:
+async def check_port(args: argparse.Namespace) -> None:
+    """Open and close the port once: a port missing at the start is a mistake to name, where the Board
+    would wait for it forever as for a cable pulled mid-game."""
+    transport = SerialTransport(args.port, protocol=args.board)
+    await transport.open()
+    await transport.close()
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("capture", type=Path)
     parser.add_argument("--board", choices=list(LINE_SETTINGS), default="dgt")
@@ -148,20 +179,66 @@ def main() -> None:
     parser.add_argument("--cut", type=float, default=0.0)
     parser.add_argument("--pulls", type=int, default=0, help="links pulled during the game")
     parser.add_argument("--pause", type=float, default=0.02, help="seconds between moves")
-    args = parser.parse_args()
+    parser.add_argument("--force", action="store_true",
+                        help="replace an existing capture (and its expected PGN)")
+    return parser.parse_args(argv)
+
+
+def expected_pgn_path(capture: Path) -> Path:
+    return capture.with_name(capture.name.split(".")[0] + ".expected.pgn")
+
+
+def make_room(args: argparse.Namespace) -> None:
+    """Refuse to touch an earlier recording unless `--force` says to replace it (the writer would
+    otherwise append a second session to it)."""
+    earlier = [args.capture] if args.port else [args.capture, expected_pgn_path(args.capture)]
+    existing = [path for path in earlier if path.exists()]
+    if existing and not args.force:
+        raise RecordError(f"{existing[0]} exists; --force replaces it")
+    for path in existing:
+        path.unlink()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Record; 0 when done, 130 after a Ctrl-C (what was recorded is kept), 2 for a mistake."""
+    args = parse_args(argv)
+    try:
+        return record(args)
+    except RecordError as error:
+        print(f"record_capture: {error}", file=sys.stderr)
+        return 2
+
+
+def record(args: argparse.Namespace) -> int:
+    start = chess.Board.from_chess960_pos(args.position)
+    moves = [] if args.port else game_moves(args, start)
+    if args.port:
+        try:
+            asyncio.run(check_port(args))
+        except TransportError as error:
+            raise RecordError(str(error)) from None
+    make_room(args)
+    what = f"a {args.board} board on {args.port}" if args.port else f"an emulated {args.board} board"
     capture = CaptureWriter(args.capture, board=args.board, start=args.position,
-                            event="eboard960 emulator recording")
+                            event=f"eboard960 recording of {what}")
+    played: list[chess.Move] = []
+    status = 0
     with capture:
         if args.port:
             with contextlib.suppress(KeyboardInterrupt):
                 asyncio.run(record_port(args, capture))
-            return
-        moves = asyncio.run(record_emulated(args, capture))
-    game = chess.pgn.Game.from_board(_played(args.position, moves))
+            return 0
+        try:
+            asyncio.run(record_emulated(args, capture, moves, played))
+        except KeyboardInterrupt:
+            status = 130
+    game = chess.pgn.Game.from_board(_played(args.position, played))
     game.headers["Event"] = "eboard960 emulator recording"
-    pgn = args.capture.with_name(args.capture.name.split(".")[0] + ".expected.pgn")
+    pgn = expected_pgn_path(args.capture)
     pgn.write_text(str(game) + "\n")
-    print(f"{args.capture}: {len(moves)} plies; expected game in {pgn}")
+    stopped = " (interrupted)" if status else ""
+    print(f"{args.capture}: {len(played)} plies{stopped}; expected game in {pgn}")
+    return status
 
 
 def _played(position: int, moves: list[chess.Move]) -> chess.Board:
@@ -172,4 +249,4 @@ def _played(position: int, moves: list[chess.Move]) -> chess.Board:
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())
