@@ -113,3 +113,16 @@ def test_recognizer_replays_a_generated_corpus(tmp_path: Path) -> None:
     summary = check_corpus.check_dir(tmp_path)
     failures = [check_corpus.failure_report(o, 15) for o in summary.outcomes if not o.ok]
     assert summary.passed == summary.games == 30, "\n\n".join(failures)
+
+
+def test_a_capture_without_an_expected_pgn_is_named_unchecked_and_the_rest_is_checked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    written = corpus.generate(tmp_path, 2, seed=3)
+    orphan = written[0].path
+    check_corpus.expected_path(orphan).unlink()
+    assert check_corpus.main([str(tmp_path)]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == (f"check_corpus: {orphan.name}: unchecked, "
+                            f"no {check_corpus.stem_of(orphan)}.expected.pgn beside it\n")
+    assert captured.out.startswith("games: 1/1 passed") and captured.out.endswith("; 1 unchecked\n")

@@ -59,6 +59,7 @@ class Outcome:
 @dataclass(slots=True)
 class Summary:
     outcomes: list[Outcome]
+    unchecked: list[Path] = field(default_factory=list)  # captures with no expected PGN to compare
 
     @property
     def games(self) -> int:
@@ -86,6 +87,10 @@ def stem_of(path: Path) -> str:
     return path.name.removesuffix(".gz").removesuffix(".jsonl")
 
 
+def expected_path(path: Path) -> Path:
+    return path.with_name(stem_of(path) + ".expected.pgn")
+
+
 def expected_sans(pgn_path: Path) -> list[str]:
     game = chess.pgn.read_game(io.StringIO(pgn_path.read_text(encoding="utf-8")))
     if game is None:
@@ -104,7 +109,7 @@ def game_sans(game: chess.pgn.Game) -> list[str]:
 
 
 def check_file(path: Path) -> Outcome:
-    expected = expected_sans(path.with_name(stem_of(path) + ".expected.pgn"))
+    expected = expected_sans(expected_path(path))
     try:
         replay = replay_capture(read_capture(path))
     except Eboard960Error as error:
@@ -115,7 +120,10 @@ def check_file(path: Path) -> Outcome:
 
 
 def check_dir(directory: Path) -> Summary:
-    return Summary([check_file(path) for path in capture_files(directory)])
+    """Check every capture that has an expected PGN beside it; the others are listed as unchecked."""
+    captures = capture_files(directory)
+    unchecked = [path for path in captures if not expected_path(path).exists()]
+    return Summary([check_file(path) for path in captures if path not in unchecked], unchecked)
 
 
 def read_lines(path: Path) -> list[str]:
@@ -201,6 +209,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"check_corpus: {args.directory} is not a directory", file=sys.stderr)
         return 2
     summary = check_dir(args.directory)
+    for path in summary.unchecked:
+        print(f"check_corpus: {path.name}: unchecked, no {expected_path(path).name} beside it",
+              file=sys.stderr)
     failures = [o for o in summary.outcomes if not o.ok]
     for outcome in failures[: args.show]:
         print(failure_report(outcome, args.context))
@@ -219,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
     ply_rate = 100.0 * summary.plies_ok / summary.plies if summary.plies else 100.0
     print(f"games: {summary.passed}/{summary.games} passed ({rate:.2f}%); "
           f"plies recognised before the first divergence: {summary.plies_ok}/{summary.plies} "
-          f"({ply_rate:.2f}%)")
+          f"({ply_rate:.2f}%)" + (f"; {len(summary.unchecked)} unchecked" if summary.unchecked else ""))
     return 0 if not failures else 1
 
 
