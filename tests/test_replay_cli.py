@@ -240,8 +240,25 @@ def test_unknown_codec_settings_are_named_and_the_bytes_still_replay(tmp_path: P
     assert main(["replay", str(path)]) == 1
     captured = capsys.readouterr()
     assert [m.uci() for m in moves_of(captured.out)] == ["e2e4", "e7e5", "g1f3"]
-    assert "line 1: the dgt codec has no setting among colour; the bytes are decoded" in captured.err
+    assert captured.err.splitlines()[0].endswith(
+        "line 1: the dgt codec has no setting colour "
+        "(its settings: rotated, detect_rotation, white_side, update_mode); left out")
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"capture": 1, "board": "dgt", "start": 518, "codec": 5}\n')
     assert main(["replay", str(bad)]) == 1
     assert "line 1: 'codec' must be an object of codec settings" in capsys.readouterr().err
+
+
+def test_only_unknown_codec_settings_are_named_and_the_known_ones_kept(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "mixed.jsonl"
+    _dgt_capture_with_presses(path, {"white_side": "right", "foo": 1, "bar": 2})
+    assert main(["replay", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert captured.err == (f"eboard960 replay: {path}: line 1: the dgt codec has no setting bar, foo "
+                            "(its settings: rotated, detect_rotation, white_side, update_mode); left out\n")
+    from eboard960.capture import read_capture
+    from eboard960.events import ButtonPressed
+    from eboard960.replay import decoded
+
+    events = [event for _, event in decoded(read_capture(path), [])]
+    assert [e.button for e in events if isinstance(e, ButtonPressed)] == ["white", "black", "white"]

@@ -6,6 +6,7 @@ as a one-line message naming the capture line, and replay goes on past it.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -58,6 +59,7 @@ def decoded(capture: Capture, problems: list[str]) -> Iterator[tuple[Record, Squ
     board, settings = capture.header.board, capture.header.codec_settings
     if board != "events" and settings:
         try:
+            settings = _known_settings(board, settings, problems)
             codec_for(board, **settings)
         except ProtocolError as error:
             problems.append(f"line 1: {error}; the bytes are decoded with the codec's defaults")
@@ -85,6 +87,18 @@ def decoded(capture: Capture, problems: list[str]) -> Iterator[tuple[Record, Squ
             yield record, event
         if not events:
             yield record, None
+
+
+def _known_settings(board: str, settings: dict[str, object], problems: list[str]) -> dict[str, object]:
+    """The header's codec settings that `board`'s codec has; the others are named (with the ones it has)
+    in `problems` and left out, so a typo in one setting does not cost the others."""
+    known = [name for name, parameter in inspect.signature(type(codec_for(board))).parameters.items()
+             if parameter.kind is inspect.Parameter.KEYWORD_ONLY]
+    unknown = sorted(set(settings) - set(known))
+    if unknown:
+        problems.append(f"line 1: the {board} codec has no setting {', '.join(unknown)} "
+                        f"(its settings: {', '.join(known)}); left out")
+    return {name: value for name, value in settings.items() if name in known}
 
 
 def replay_capture(capture: Capture, *, takebacks: bool = True) -> Replay:
