@@ -143,6 +143,22 @@ def test_cli_rounds_without_repeats(secret_file, capsys):
     assert f"position {numbers[-1]} " in capsys.readouterr().out
 
 
+def test_cli_round_and_rounds_list_rounds_r_to_n(secret_file, capsys):
+    """`--round 3 --rounds 5` lists rounds 3, 4 and 5 (with --no-repeat, earlier rounds still count)."""
+    day = ["day", "--secret-file", str(secret_file), "--date", "2026-11-22"]
+    assert main([*day, "--round", "3", "--rounds", "5", "--no-repeat"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[2].rstrip(":") for line in lines] == ["3", "4", "5"]
+    positions = event_positions(SECRET_A, DAY, 5, set(), no_repeat=True)
+    assert [int(line.split()[4]) for line in lines] == positions[2:]
+    assert main([*day, "--round", "6", "--rounds", "5"]) == 2
+    assert capsys.readouterr().err == (
+        "eboard960 day: --round 6 comes after the last round listed, --rounds 5\n")
+    with pytest.raises(SystemExit):
+        main(["day", "--help"])
+    assert "list rounds R..N (R from --round, default 1)" in " ".join(capsys.readouterr().out.split())
+
+
 def test_cli_commit_and_verify(secret_file, tmp_path, capsys):
     assert main(["day", "commit", "--secret-file", str(secret_file)]) == 0
     published = capsys.readouterr().out.strip()

@@ -1,6 +1,6 @@
 """`eboard960 day`: the day's position from a tournament secret, its commitment and its check.
 
-    eboard960 day --secret-file F [--date D] [--round R | --rounds N] [--exclude ...] [--no-repeat]
+    eboard960 day --secret-file F [--date D] [--round R] [--rounds N] [--exclude ...] [--no-repeat]
     eboard960 day commit --secret-file F
     eboard960 day verify --secret-file F --commitment HEX [--date D --round R --position N]
     eboard960 day new-secret --secret-file F
@@ -37,9 +37,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="file with the tournament secret in hex")
     parser.add_argument("--date", type=str, default=None,
                         help="YYYY-MM-DD (default: today, local time)")
-    parser.add_argument("--round", type=int, default=1, metavar="R", help="round (default 1)")
+    parser.add_argument("--round", type=int, default=1, metavar="R",
+                        help="round (default 1); with --rounds, the first round listed")
     parser.add_argument("--rounds", type=int, default=None, metavar="N",
-                        help="list rounds 1..N instead of one round")
+                        help="list rounds R..N (R from --round, default 1) instead of one round")
     parser.add_argument("--exclude", default="", metavar="NUMBERS",
                         help='positions never chosen, e.g. "518" or "0-99,518"')
     parser.add_argument("--no-repeat", action="store_true",
@@ -66,9 +67,9 @@ def main(args: argparse.Namespace) -> int:
     if args.action == "verify":
         return _verify(args, secret, date, exclude)
     if args.rounds is not None:
-        _check_round(args.rounds, "--rounds")
+        _check_rounds(args.round, args.rounds)
         positions = event_positions(secret, date, args.rounds, exclude, no_repeat=args.no_repeat)
-        for round_number, number in enumerate(positions, start=1):
+        for round_number, number in enumerate(positions[args.round - 1:], start=args.round):
             print(_line(date, round_number, number, args.dgt960_numbers))
         return 0
     number = _round_position(args, secret, date, exclude)
@@ -116,6 +117,14 @@ def _commitment(text: str) -> str:
 def _check_round(value: int, option: str) -> None:
     if value < 1:
         raise DayError(f"{option} must be 1 or more, not {value}")
+
+
+def _check_rounds(first: int, last: int) -> None:
+    """`--round R --rounds N` lists rounds R..N, so that neither option is silently ignored."""
+    _check_round(first, "--round")
+    _check_round(last, "--rounds")
+    if first > last:
+        raise DayError(f"--round {first} comes after the last round listed, --rounds {last}")
 
 
 def _line(date: datetime.date, round_number: int, number: int, dgt960: bool) -> str:
