@@ -74,10 +74,11 @@ def test_scan_command_lists_emulated_boards(capsys: pytest.CaptureFixture[str]) 
     assert any("DGT_PEGASUS_EMU" in line for line in lines)
 
 
-def test_scan_command_rejects_a_bad_timeout(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["scan", "--timeout", "-1"]) == 2
+@pytest.mark.parametrize("timeout", ["-1", "0", "601"])
+def test_scan_command_rejects_a_bad_timeout(timeout: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["scan", "--timeout", timeout]) == 2
     assert capsys.readouterr().err.strip() == (
-        "eboard960 scan: --timeout must be between 0 and 600 seconds, not -1.0"
+        f"eboard960 scan: --timeout must be more than 0 and at most 600 seconds, not {float(timeout):g}"
     )
 
 

@@ -26,7 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     if not 0 < args.timeout <= 600:
-        raise TransportError(f"--timeout must be between 0 and 600 seconds, not {args.timeout}")
+        raise TransportError(f"--timeout must be more than 0 and at most 600 seconds, not {args.timeout:g}")
     boards = asyncio.run(_scan(args.timeout, args.emulated))
     if not boards:
         print("no boards found")

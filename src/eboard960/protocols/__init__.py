@@ -11,6 +11,7 @@ frame's worth of unparsed bytes.
 from __future__ import annotations
 
 import importlib
+import inspect
 from typing import Any, Protocol
 
 from eboard960.errors import ProtocolError
@@ -38,15 +39,23 @@ class Codec(Protocol):
 def codec_for(name: str, **settings: Any) -> Codec:
     """A fresh codec for the protocol called `name` (the capture header's `board`), with `settings`
     (the header's `codec` object, e.g. a DGT clock's `white_side`)."""
+    codec_class = _codec_class(name)
+    if unknown := sorted(set(settings) - set(codec_settings(name))):
+        raise ProtocolError(f"the {name} codec has no setting {', '.join(unknown)} "
+                            f"(its settings: {', '.join(codec_settings(name))})")
+    return codec_class(**settings)
+
+
+def codec_settings(name: str) -> list[str]:
+    """The settings the codec for protocol `name` takes, in its own order."""
+    parameters = inspect.signature(_codec_class(name)).parameters.values()
+    return [parameter.name for parameter in parameters if parameter.kind is inspect.Parameter.KEYWORD_ONLY]
+
+
+def _codec_class(name: str) -> type:
     try:
         module_name, class_name = CODECS[name].split(":")
     except KeyError:
         known = ", ".join(sorted(CODECS))
         raise ProtocolError(f"unknown board protocol {name!r} (known: {known})") from None
-    codec_class = getattr(importlib.import_module(module_name), class_name)
-    try:
-        return codec_class(**settings)
-    except TypeError:
-        if not settings:
-            raise
-        raise ProtocolError(f"the {name} codec has no setting among {', '.join(sorted(settings))}") from None
+    return getattr(importlib.import_module(module_name), class_name)

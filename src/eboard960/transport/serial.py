@@ -182,5 +182,8 @@ class SerialTransport:
 
 
 def _reason(error: BaseException) -> str:
+    """The system's words for what went wrong: pyserial wraps an OSError in words that repeat the port."""
+    if isinstance(error.__context__, OSError) and error.__context__.strerror:
+        return error.__context__.strerror
     text = str(error) or type(error).__name__
     return text.splitlines()[0]
