@@ -508,6 +508,29 @@ def test_a_promotion_button_either_side_may_mean_is_the_movers_unless_the_other_
     assert moves_made(start, [*white, lift("c2", 5), place("c1", 6)]) == ["e8=Q", "c1=B"]
 
 
+def test_a_promoting_pawn_the_board_names_on_the_last_rank_is_the_buttons_piece_or_a_queen() -> None:
+    """Found failing (a second white-box review): on a board that names pieces, a pawn pushed to the last rank
+    and not swapped is reported as a pawn there. No promotion matched that name, so no move was read, and
+    replay's second reading then made up moves. A pawn cannot stand there: it names no piece."""
+    fen = "r7/1P4k1/8/8/8/8/6p1/4K2R w K - 0 1"
+    reply = [lift("g7", 4), place("g6", 4.5), press("black", 5)]
+    push = [lift("b7", 1), place("b8", 1.5, "P"), press("white", 3)]
+    assert sans(fen, [*push, *reply]) == ["b8=Q", "Kg6"]
+    assert sans(fen, [press("promote_n", 0.5), *push, *reply]) == ["b8=N", "Kg6"]
+    capture = [lift("a8", 1), lift("b7", 1.5), place("a8", 2, "P"), press("white", 3)]
+    assert sans(fen, [*capture, *reply]) == ["bxa8=Q", "Kg6"]
+
+
+def test_of_two_promotion_buttons_before_the_movers_clock_the_later_chooses() -> None:
+    """Found failing (the same review): b8, promote_n, then promote_r, then White's clock. The second press
+    was kept for the next promotion and dropped at the clock; pressed before the mover's clock, it is the
+    mover's."""
+    fen = "r7/1P4k1/8/8/8/8/6p1/4K2R w K - 0 1"
+    events = [lift("b7", 1), place("b8", 2), press("promote_n", 2.5), press("promote_r", 3),
+              press("white", 3.5), lift("g7", 4), place("g6", 4.5), press("black", 5)]
+    assert sans(fen, events) == ["b8=R", "Kg6"]
+
+
 def test_a_promotion_put_back_forgets_its_button() -> None:
     """Found failing: a button chose the piece of a promotion that was then put back; made again without a
     press it kept that piece (and a press for the new try was taken as one for the next promotion)."""

@@ -144,6 +144,21 @@ def test_resync_snapshot_accepts_moves_made_while_disconnected() -> None:
     assert unchanged == []
 
 
+def test_resync_snapshot_after_three_plies_offline_brings_the_game_to_the_board() -> None:
+    """Found failing (a white-box review): three plies made while the link was down were reported misplaced,
+    and the rest of the game was lost. Their order is the board's secret; where they lead is not."""
+    board = chess.Board()
+    recognizer = Recognizer(518)
+    recognizer.feed(lift("e2"))
+    recognizer.feed(place("e4"))
+    for san in ("e4", "e5", "Nf3", "Nc6"):
+        board.push_san(san)
+    reports = recognizer.feed(BoardSnapshot.from_board(board)) + recognizer.finish()
+    assert [r.kind for r in reports if r.kind == "illegal"] == []
+    assert len(recognizer.board.move_stack) == 4
+    assert recognizer.board.board_fen() == board.board_fen() and recognizer.board.turn == board.turn
+
+
 def test_resync_snapshot_that_no_legal_moves_explain_is_misplaced() -> None:
     recognizer = Recognizer(518)
     board = chess.Board()

@@ -97,6 +97,20 @@ def _turned_bits(occupied: chess.Bitboard) -> chess.Bitboard:
     return chess.flip_vertical(chess.flip_horizontal(occupied))
 
 
+def _unswapped(square: chess.Square, piece: chess.Piece | None) -> bool:
+    """Is `piece` a pawn named on the last rank: a promoting pawn not yet swapped, which names no piece?"""
+    on_last_rank = bool(chess.BB_SQUARES[square] & chess.BB_BACKRANKS)
+    return on_last_rank and piece is not None and piece.piece_type == chess.PAWN
+
+
+def _offline_line(board: chess.Board, occupied: chess.Bitboard,
+                  pieces: dict[chess.Square, chess.Piece]) -> list[chess.Move] | None:
+    """The moves made while the link was down that lead from `board` to a resync snapshot: up to two, or
+    three moving only pieces gone from their squares (a longer drop; which order they came in is a guess)."""
+    return successors(board, occupied, pieces, depth=2) or successors(board, occupied, pieces, depth=3,
+                                                                      narrow=True)
+
+
 def _promotions(board: chess.Board) -> list[chess.Move]:
     """The legal promotions of the side to move."""
     pawns = board.pawns & board.occupied_co[board.turn] & (chess.BB_RANK_7 if board.turn else chess.BB_RANK_2)
@@ -322,6 +336,8 @@ class Recognizer(Hindsight):
         self._settle(after_lift=True)
 
     def _place(self, square: chess.Square, piece: chess.Piece | None) -> None:
+        if _unswapped(square, piece):
+            piece = None  # the button's piece or a queen it is
         if self._detect_rotation and piece and self._sets_up_turned(square, {**self._pieces, square: piece}):
             square = 63 - square  # the set-up just completed shows the board turned round
         bit = chess.BB_SQUARES[square]
@@ -338,7 +354,8 @@ class Recognizer(Hindsight):
             self._pieces[square] = piece
         if self._final_lift is not None and self._final_lift[0] == square:
             self._reopen_knocked(piece)
-        if self._is_bounce(square, piece, self._t):
+        bounced = self._is_bounce(square, piece, self._t)
+        if bounced:
             self._bounced_since_press |= bit
             for segment in segments:
                 segment.bounce(square, self._occupied)
@@ -346,7 +363,8 @@ class Recognizer(Hindsight):
             before = self._open_before_lift
             if made_by_bounce and (before is None or self._board.move_stack[-1:] == [before]):
                 self._fire("retract")  # the bounced lift alone made the board look like that move
-        knock = knocked(self._lifted_at.get(square), self._t) and self.mode is Mode.ILLEGAL
+        # a knocked piece put back on a misplaced board, other reports between
+        knock = not bounced and self.mode is Mode.ILLEGAL and knocked(self._lifted_at.get(square), self._t)
         if knock:
             for segment in segments:
                 segment.bounce(square, self._occupied)
@@ -380,8 +398,9 @@ class Recognizer(Hindsight):
                 self._repromote()
         elif button in CLOCK_BUTTONS and CLOCK_BUTTONS[button] == self._board.turn:
             moves, press = len(self._board.move_stack), self._promotion
-            if press is not None and press[2]:
-                self._promotion = None  # a spare press before the mover's clock is the mover's
+            if press is not None and press[2]:  # a spare press before the mover's clock is the mover's: the
+                self._promotion = (press[0], press[1], False)  # later of two presses chooses the piece
+                self._repromote()
             self._commit_pending()
             if self._occupied == self._board.occupied and self.mode is Mode.PLAYING:
                 self._rebase()  # at rest: the mover's touches (j'adoube) are no victims for the other side
@@ -435,7 +454,7 @@ class Recognizer(Hindsight):
 
     def _snapshot(self, snapshot: BoardSnapshot) -> None:
         occupied = snapshot.occupied
-        pieces = dict(snapshot.pieces)
+        pieces = {square: piece for square, piece in snapshot.pieces.items() if not _unswapped(square, piece)}
         if self.rotated or (self._detect_rotation and pieces and self._turned_round(pieces)):
             occupied, pieces = _turned_bits(occupied), _turned(pieces)
         resync, self._resync = self._resync, False
@@ -467,10 +486,10 @@ class Recognizer(Hindsight):
             return
         line = None
         if self._open is not None:  # keep the move already seen if the snapshot allows it
-            after = successors(self._after(), occupied, pieces, depth=2)
+            after = _offline_line(self._after(), occupied, pieces)
             line = None if after is None else [self._open, *after]
         if line is None:
-            line = successors(self._board, occupied, pieces, depth=2)
+            line = _offline_line(self._board, occupied, pieces)
         if line is not None:
             if self._open is not None:
                 self._open = None
