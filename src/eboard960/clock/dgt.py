@@ -50,7 +50,6 @@ from eboard960.protocols.dgt_clock import (
 
 if TYPE_CHECKING:
     from eboard960.board import Board
-    from eboard960.transport import Transport
 
 RESEND_AFTER = 2.0
 RESENDS = 3
@@ -220,13 +219,6 @@ async def serve_dgt_clock(
         pumping.cancel()
 
 
-async def check_port(transport: Transport) -> None:
-    """Open and close the port once: one that cannot be opened at the start is a mistake to name,
-    where the Board would keep trying it as if a cable had been pulled (raises `TransportError`)."""
-    await transport.open()
-    await transport.close()
-
-
 def run_dgt_clock(
     machine: ClockMachine,
     port: str,
@@ -242,6 +234,7 @@ def run_dgt_clock(
     from eboard960.board import Board
     from eboard960.clock.tui import describe
     from eboard960.protocols.dgt import DgtCodec
+    from eboard960.transport import check_opens
     from eboard960.transport.serial import SerialTransport
 
     link = DgtClockLink(machine, kind=kind, white_side=white_side)
@@ -255,7 +248,7 @@ def run_dgt_clock(
             print(f"refused: {link.problems.pop(0)}", flush=True)
 
     async def serve() -> None:
-        await check_port(SerialTransport(port, protocol="dgt"))
+        await check_opens(SerialTransport(port, protocol="dgt"))
         board = Board(lambda: DgtCodec(white_side=white_side),
                       lambda: SerialTransport(port, protocol="dgt"))
         async with board:

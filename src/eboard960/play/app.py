@@ -42,7 +42,7 @@ from eboard960.play.session import PlaySession
 from eboard960.play.view import PlainDisplay, ScreenDisplay
 from eboard960.play.virtual import VirtualBoard
 from eboard960.protocols import codec_for
-from eboard960.transport import Transport
+from eboard960.transport import Transport, check_opens
 
 SERIAL_BOARDS = ("dgt", "chesslink")
 BLE_BOARDS = tuple(PROFILES)
@@ -127,7 +127,7 @@ async def play(options: PlayOptions, out: TextIO, stdin: TextIO | None) -> int:
 
     connect = None if options.board == "emulator" else await _connector(options)
     if connect is not None:
-        await _check_reachable(connect)
+        await check_opens(connect())  # before a journal is written
     engine = None
     if options.engine:
         engine = await EngineOpponent.start(find_engine(options.engine), level=options.level)
@@ -266,18 +266,6 @@ async def _connector(options: PlayOptions) -> Connect:
         address = await _ble_address(options.ble, options.board)
         return lambda: BleTransport(address, profile)
     raise PlayError(f"--board {options.board} cannot be reached that way")
-
-
-async def _check_reachable(connect: Connect) -> None:
-    """Open the board's link once before a journal is written, and say why if it cannot be opened.
-
-    A port that does not open at the start is a mistake to name (a wrong path,
-    a board switched off), not a link to wait for; once a game has connected,
-    a link lost mid-game is waited for and reconnected by the Board.
-    """
-    transport = connect()
-    await transport.open()  # a TransportError names the port and the reason
-    await transport.close()
 
 
 async def _ble_address(name: str, board: str) -> str:

@@ -19,3 +19,14 @@ class Transport(Protocol):
         ...
 
     async def write(self, data: bytes) -> None: ...
+
+
+async def check_opens(transport: Transport) -> None:
+    """Open and close the link once (raises `TransportError` naming it and the reason).
+
+    A link that does not open at the start is a mistake to name (a wrong path,
+    a board switched off), not one to wait for as the Board waits for a link
+    lost mid-game.
+    """
+    await transport.open()
+    await transport.close()
