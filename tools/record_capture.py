@@ -37,6 +37,7 @@ from eboard960.emulators.pty import PtyRunner
 from eboard960.errors import Eboard960Error, TransportError
 from eboard960.events import BoardSnapshot, LinkChanged
 from eboard960.protocols import codec_for
+from eboard960.transport import check_opens
 from eboard960.transport.serial import LINE_SETTINGS, SerialTransport
 
 
@@ -157,14 +158,6 @@ async def record_port(args: argparse.Namespace, capture: CaptureWriter) -> None:
             print(event)
 
 
-async def check_port(args: argparse.Namespace) -> None:
-    """Open and close the port once: a port missing at the start is a mistake to name, where the Board
-    would wait for it forever as for a cable pulled mid-game."""
-    transport = SerialTransport(args.port, protocol=args.board)
-    await transport.open()
-    await transport.close()
-
-
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("capture", type=Path)
@@ -214,7 +207,7 @@ def record(args: argparse.Namespace) -> int:
     moves = [] if args.port else game_moves(args, start)
     if args.port:
         try:
-            asyncio.run(check_port(args))
+            asyncio.run(check_opens(SerialTransport(args.port, protocol=args.board)))
         except TransportError as error:
             raise RecordError(str(error)) from None
     make_room(args)
