@@ -531,6 +531,19 @@ def test_of_two_promotion_buttons_before_the_movers_clock_the_later_chooses() ->
     assert sans(fen, events) == ["b8=R", "Kg6"]
 
 
+def test_a_promotion_button_after_the_promoted_piece_was_swapped_in_after_the_clock() -> None:
+    """Found failing (the second white-box review): b8, White's clock, the pawn swapped for a knight on b8,
+    then promote_n. The swap's lift read as Black's first event and closed the button's window; the
+    promoting side touching its own promoted piece is not the other side beginning."""
+    fen = "r7/1P4k1/8/8/8/8/6p1/4K2R w K - 0 1"
+    events = [lift("b7", 1.5), place("b8", 2), press("white", 2.5), lift("b8", 3), place("b8", 3.5),
+              press("promote_n", 4), lift("g7", 4.5), place("g6", 5), press("black", 5.5)]
+    assert moves_made(fen, events) == ["b8=N", "Kg6"]
+    victim = [lift("b7", 1.5), place("b8", 2), press("white", 2.5), lift("b8", 3), lift("a8", 3.5),
+              place("b8", 4)]  # Black takes the new queen, victim first: no button, so it stays a queen
+    assert moves_made(fen, victim) == ["b8=Q", "Rxb8"]
+
+
 def test_a_promotion_put_back_forgets_its_button() -> None:
     """Found failing: a button chose the piece of a promotion that was then put back; made again without a
     press it kept that piece (and a press for the new try was taken as one for the next promotion)."""

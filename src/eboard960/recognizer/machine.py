@@ -201,7 +201,8 @@ class Recognizer(Hindsight):
         if self._unseen_capture is not None or self._other_side_lifted is not None or self._held:
             self._decide_pending(event)
         self._t = event.t
-        if self._late_promotion and kind is not ButtonPressed and kind is not LinkChanged:
+        if self._late_promotion and kind is not ButtonPressed and kind is not LinkChanged and (
+                self._map(event.square) != self._board.peek().to_square):  # a swap of the promoted piece
             self._first_event(self._map(event.square))
         if kind is PieceLifted:
             self._lift(self._map(event.square))
