@@ -21,7 +21,7 @@ from eboard960.events import (
     PiecePlaced,
     SquareEvent,
 )
-from eboard960.protocols import codec_for, codec_settings
+from eboard960.protocols import codec_for, codec_settings, unknown_settings
 from eboard960.recognizer import IllegalPosition, Report
 from eboard960.recognizer.table import Mode
 from eboard960.reread import away_from_game, read, reread
@@ -91,10 +91,9 @@ def decoded(capture: Capture, problems: list[str]) -> Iterator[tuple[Record, Squ
 def _known_settings(board: str, settings: dict[str, object], problems: list[str]) -> dict[str, object]:
     """The header's codec settings that `board`'s codec has; the others are named (with the ones it has)
     in `problems` and left out, so a typo in one setting does not cost the others."""
+    if problem := unknown_settings(board, settings):
+        problems.append(f"line 1: {problem}; left out")
     known = codec_settings(board)
-    if unknown := sorted(set(settings) - set(known)):
-        problems.append(f"line 1: the {board} codec has no setting {', '.join(unknown)} "
-                        f"(its settings: {', '.join(known)}); left out")
     return {name: value for name, value in settings.items() if name in known}
 
 

@@ -40,10 +40,18 @@ def codec_for(name: str, **settings: Any) -> Codec:
     """A fresh codec for the protocol called `name` (the capture header's `board`), with `settings`
     (the header's `codec` object, e.g. a DGT clock's `white_side`)."""
     codec_class = _codec_class(name)
-    if unknown := sorted(set(settings) - set(codec_settings(name))):
-        raise ProtocolError(f"the {name} codec has no setting {', '.join(unknown)} "
-                            f"(its settings: {', '.join(codec_settings(name))})")
+    if settings and (problem := unknown_settings(name, settings)):
+        raise ProtocolError(problem)
     return codec_class(**settings)
+
+
+def unknown_settings(name: str, settings: dict[str, Any]) -> str | None:
+    """What is wrong with `settings` for the codec of protocol `name`: the ones it does not take, named
+    with those it does; None when it takes them all."""
+    known = codec_settings(name)
+    if unknown := sorted(set(settings) - set(known)):
+        return f"the {name} codec has no setting {', '.join(unknown)} (its settings: {', '.join(known)})"
+    return None
 
 
 def codec_settings(name: str) -> list[str]:
