@@ -334,6 +334,31 @@ def test_a_fallen_flag_ends_the_game_on_time_and_a_later_move_is_not_part_of_it(
     assert "Termination" not in second.headers
 
 
+def test_a_promotion_button_that_undoes_the_default_queens_mate_lets_the_game_and_the_clock_go_on() -> None:
+    start = chess.Board("k7/2P5/1K6/8/8/8/8/7R w - - 0 1", chess960=True)
+    session = PlaySession(start, controls=parse_time_controls("1"))
+    session.feed(BoardSnapshot.from_board(start, t=0.0))
+    play(session, start.copy(), chess.Move.from_uci("c7c8"), 2.0)
+    said = [e.text for e in session.press(chess.WHITE, 2.0) if isinstance(e, Said)]
+    assert said == ["move 1. c8=Q#", "game over: 1-0 (checkmate)"]
+    said = [e.text for e in session.feed(ButtonPressed(button="promote_n", t=3.0)) if isinstance(e, Said)]
+    assert said == ["takeback c8=Q#", "move 1. c8=N"]
+    assert session.status(4.0) != "game over: 1-0 (checkmate)" and session.clock.running
+    assert session.clock.to_move == chess.BLACK
+    after = chess.Board("k1N5/8/1K6/8/8/8/8/7R b - - 0 1", chess960=True)
+    play(session, after, chess.Move.from_uci("a8b8"), 5.0)
+    session.press(chess.BLACK, 5.0)
+    assert session.board.move_stack == [chess.Move.from_uci("c7c8n"), chess.Move.from_uci("a8b8")]
+    assert session.pgn().headers["Result"] == "*"
+    resigned = PlaySession(start)
+    resigned.feed(BoardSnapshot.from_board(start, t=0.0))
+    play(resigned, start.copy(), chess.Move.from_uci("c7c8"), 2.0)
+    resigned.press(chess.WHITE, 2.0)
+    resigned.resign(chess.BLACK, 2.5)  # too late to resign a mate; the press may still make it a knight
+    effects = resigned.feed(ButtonPressed(button="promote_n", t=3.0))
+    assert [e.text for e in effects if isinstance(e, Said)] == ["takeback c8=Q#", "move 1. c8=N"]
+
+
 def test_a_flag_is_a_draw_when_the_other_side_cannot_mate() -> None:
     start = chess.Board("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", chess960=True)
     session = PlaySession(start, controls=parse_time_controls("1"))

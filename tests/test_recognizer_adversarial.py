@@ -544,6 +544,32 @@ def test_a_promotion_button_after_the_promoted_piece_was_swapped_in_after_the_cl
     assert moves_made(fen, victim) == ["b8=Q", "Rxb8"]
 
 
+def test_a_promotion_button_after_the_movers_clock_undoes_an_ending_the_default_queen_made() -> None:
+    """Left out last session (the second white-box review): c8 with no button, White's clock, then promote_n.
+    The default queen mates, so the game was over at the clock and the press changed nothing. The press
+    still chooses the piece: the ending is taken back with the queen, and the game goes on."""
+    fen = "k7/2P5/1K6/8/8/8/8/7R w - - 0 1"
+    white = [lift("c7", 1), place("c8", 2), press("white", 3)]
+    recognizer = Recognizer(chess.Board(fen, chess960=True))
+    reports = [r for e in [*white, press("promote_n", 4)] for r in recognizer.feed(e)]
+    assert [(r.kind, getattr(r, "san", None)) for r in reports] == [
+        ("move", "c8=Q#"), ("game_over", None), ("takeback", "c8=Q#"), ("move", "c8=N")]
+    black = [lift("a8", 5), place("b8", 6), press("black", 7)]
+    assert moves_made(fen, [*white, press("promote_n", 4), *black]) == ["c8=N", "Kb8"]
+    assert moves_made(fen, [*white, *black]) == ["c8=Q#"]  # no press: the queen's mate stands
+    assert moves_made(fen, [*white, press("promote_q", 4), *black]) == ["c8=Q#"]
+    resigned = Recognizer(chess.Board(LONE_PAWN_ON_F2, chess960=True))
+    for event in [lift("e1", 1), lift("f2", 2), place("e1", 3), press("black", 4)]:
+        resigned.feed(event)
+    resigned.stop()  # White resigned (or a flag fell): the game ended off the board, and stays over
+    assert resigned.feed(press("promote_n", 5)) == [] and resigned.mode.value == "game_over"
+    ended = Recognizer(chess.Board("8/p1k1PN2/5R2/8/8/8/P1p3p1/6K1 w - - 0 40", chess960=True))
+    for event in [lift("e7", 1), place("e8", 2), press("white", 3), press("promote_b", 4)]:
+        ended.feed(event)  # a press either side may have meant, then the game ends off the board: the mover's
+    ended.stop()
+    assert ended.board.move_stack == [chess.Move.from_uci("e7e8b")]
+
+
 def test_a_promotion_put_back_forgets_its_button() -> None:
     """Found failing: a button chose the piece of a promotion that was then put back; made again without a
     press it kept that piece (and a press for the new try was taken as one for the next promotion)."""

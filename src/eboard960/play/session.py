@@ -432,6 +432,11 @@ class PlaySession:
                 case "takeback":
                     if self._state.clk:
                         self._state.clk.pop()
+                    if self._state.result is not None and self._state.ending is None:  # a promotion button
+                        # undid the ending the default queen made
+                        self._state.result = None
+                        if self.clock is not None and self.clock.started and not self.clock.running:
+                            self.clock.resume(self._command_time(report.t))
                     self._clock_to_turn(report.t)
                     if self.engine is not None:
                         self.engine.move, self.engine.asked = None, False

@@ -243,6 +243,8 @@ class Recognizer(Hindsight):
         knows the result."""
         if self._held:
             self._decide_held(None)
+        if self._late_promotion:
+            self._first_event(None)  # a press either side may have meant was the mover's; no later one counts
         if self.mode is not Mode.GAME_OVER:
             self._fire("stop")
 
@@ -410,7 +412,7 @@ class Recognizer(Hindsight):
             last = self._board.move_stack[-1] if len(self._board.move_stack) > moves else None
             self._late_promotion = bool(
                 last and last.promotion and press is None and last.to_square not in self._pieces
-                and self.mode is Mode.PLAYING
+                and self.mode in (Mode.PLAYING, Mode.GAME_OVER)  # a button may undo the queen's ending
             )
             self._either_press = None
         elif button in CLOCK_BUTTONS:

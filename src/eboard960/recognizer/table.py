@@ -53,8 +53,9 @@ TRANSITIONS: list[dict[str, object]] = [
     dict(trigger="retract", source=X, dest=P, after=["report_restored", "drop_open"]),
     # takeback
     dict(trigger="take_back", source=[P, X], dest=P, after="undo_last"),
-    # a promotion button after the mover's clock, before the other side began, changes the piece
-    dict(trigger="rechoose", source=P, dest=P, after="rechoose_last"),
+    # a promotion button after the mover's clock, before the other side began, changes the piece,
+    # even where the default queen ended the game
+    dict(trigger="rechoose", source=[P, G], dest=P, after="rechoose_last"),
     # recovery
     dict(trigger="misplace", source=[P, *OPEN], dest=X, after="report_illegal"),
     dict(trigger="misplace", source=X, dest=X, after="report_illegal"),
@@ -78,7 +79,7 @@ REFUSED: set[tuple[Mode, str]] = {
     (V, "take_back"), (V, "restore"), (V, "end"), (V, "rechoose"),
     (C, "take_back"), (C, "restore"), (C, "end"), (C, "rechoose"),
     (X, "rechoose"),
-    *((G, trigger) for trigger in TRIGGERS if trigger != "set_up"),
+    *((G, trigger) for trigger in TRIGGERS if trigger not in ("set_up", "rechoose")),
 }
 
 
