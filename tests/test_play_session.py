@@ -359,6 +359,19 @@ def test_a_promotion_button_that_undoes_the_default_queens_mate_lets_the_game_an
     assert [e.text for e in effects if isinstance(e, Said)] == ["takeback c8=Q#", "move 1. c8=N"]
 
 
+def test_a_flag_falling_decides_a_promotion_button_either_side_may_have_meant() -> None:
+    start = chess.Board("8/p1k1PN2/5R2/8/8/8/P1p3p1/6K1 w - - 0 40", chess960=True)
+    session = PlaySession(start, controls=parse_time_controls("1"))
+    session.feed(BoardSnapshot.from_board(start, t=0.0))
+    play(session, start.copy(), chess.Move.from_uci("e7e8"), 2.0)
+    session.press(chess.WHITE, 2.0)
+    effects = session.feed(ButtonPressed(button="promote_b", t=3.0))
+    assert not [e for e in effects if isinstance(e, Said)]  # Black may promote too: its next event tells
+    said = [e.text for e in session.tick(70.0) if isinstance(e, Said)]
+    assert said == ["takeback e8=Q", "move 1. e8=B", "Black's flag fell: 1-0 (time forfeit)"]
+    assert session.board.move_stack == [chess.Move.from_uci("e7e8b")]
+
+
 def test_a_flag_is_a_draw_when_the_other_side_cannot_mate() -> None:
     start = chess.Board("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", chess960=True)
     session = PlaySession(start, controls=parse_time_controls("1"))

@@ -566,7 +566,7 @@ def test_a_promotion_button_after_the_movers_clock_undoes_an_ending_the_default_
     ended = Recognizer(chess.Board("8/p1k1PN2/5R2/8/8/8/P1p3p1/6K1 w - - 0 40", chess960=True))
     for event in [lift("e7", 1), place("e8", 2), press("white", 3), press("promote_b", 4)]:
         ended.feed(event)  # a press either side may have meant, then the game ends off the board: the mover's
-    ended.stop()
+    assert [(r.kind, r.san) for r in ended.stop()] == [("takeback", "e8=Q"), ("move", "e8=B")]
     assert ended.board.move_stack == [chess.Move.from_uci("e7e8b")]
 
 

@@ -376,18 +376,20 @@ class PlaySession:
         if not flags:
             return []
         loser = flags[0].side
+        if clock.running:
+            self._last_command_ms = max(self._last_command_ms, flags[0].at)
+            clock.pause(self._last_command_ms)
+        effects = self._reports(self.recognizer.stop())  # what the moves before the flag left pending
+        if state.result is not None:
+            return effects  # a promotion button's piece mated before the flag fell: that ending stands
         if self.board.has_insufficient_material(not loser):
             result = "1/2-1/2"
         else:
             result = "0-1" if loser == chess.WHITE else "1-0"
         state.ending = (result, "time forfeit")
         state.result = f"{result} (time forfeit)"
-        if clock.running:
-            self._last_command_ms = max(self._last_command_ms, flags[0].at)
-            clock.pause(self._last_command_ms)
-        self.recognizer.stop()
         side = chess.COLOR_NAMES[loser].capitalize()
-        return [Said(t=t, text=f"{side}'s flag fell: {state.result}"), GameChanged()]
+        return [*effects, Said(t=t, text=f"{side}'s flag fell: {state.result}"), GameChanged()]
 
     def _agreed(self, t: float, result: str, how: str, note: str, journal: bool) -> list[Effect]:
         """The players end the game (a resignation, an agreed draw).
@@ -408,7 +410,7 @@ class PlaySession:
         state.result = f"{result} ({how})"
         if self.clock is not None and self.clock.running:
             self.clock.pause(self._command_time(t))
-        self.recognizer.stop()
+        effects += self._reports(self.recognizer.stop())  # what `finish` did not decide (an engine's turn)
         effects += [Said(t=t, text=f"{how}: {result}"), GameChanged()]
         return [JournalNote(t=t, text=note), *effects] if journal else effects
 

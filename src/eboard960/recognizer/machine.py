@@ -237,16 +237,19 @@ class Recognizer(Hindsight):
         self._catch_up(None)
         return self._out
 
-    def stop(self) -> None:
+    def stop(self) -> list[Report]:
         """The game ended off the board (a flag fell, a resignation): an open move is dropped, and no
-        move is recorded until the pieces are set up for a new game. Nothing is reported: the caller
-        knows the result."""
+        move is recorded until the pieces are set up for a new game. The ending is not reported (the
+        caller knows the result); what the events before it left pending is (a takeback held for the
+        next event, a promotion button's piece)."""
+        self._out = []
         if self._held:
             self._decide_held(None)
         if self._late_promotion:
             self._first_event(None)  # a press either side may have meant was the mover's; no later one counts
         if self.mode is not Mode.GAME_OVER:
             self._fire("stop")
+        return self._out
 
     def _commit_pending(self) -> None:
         """The mover's clock or the end of input: the open move (or a latent capture) is final."""
