@@ -570,6 +570,21 @@ def test_a_promotion_button_after_the_movers_clock_undoes_an_ending_the_default_
     assert ended.board.move_stack == [chess.Move.from_uci("e7e8b")]
 
 
+def test_a_dump_showing_the_game_keeps_a_promotion_buttons_window_open() -> None:
+    """Found failing (a review of the code): a8, White's clock, promote_n, then a board dump showing just
+    that (a host asking for one, or a reconnect with nothing moved): the dump closed the button's window,
+    and a8 stayed a queen. A dump that changes nothing is nobody's first event."""
+    fen = "8/P7/4k3/8/8/4K3/7p/8 w - - 0 1"
+    shown = chess.Board(fen).occupied & ~chess.BB_A7 | chess.BB_A8
+    white = [lift("a7", 1), place("a8", 2), press("white", 3), press("promote_n", 4)]
+    black = [lift("e6", 6), place("e5", 7), press("black", 8)]
+    assert moves_made(fen, [*white, *black]) == ["a8=N", "Ke5"]
+    assert moves_made(fen, [*white, BoardSnapshot(occupied=shown, t=5), *black]) == ["a8=N", "Ke5"]
+    reconnect = [LinkChanged(up=False, t=4.5), LinkChanged(up=True, t=4.8),
+                 BoardSnapshot(occupied=shown, t=5)]
+    assert moves_made(fen, [*white, *reconnect, *black]) == ["a8=N", "Ke5"]
+
+
 def test_a_promotion_put_back_forgets_its_button() -> None:
     """Found failing: a button chose the piece of a promotion that was then put back; made again without a
     press it kept that piece (and a press for the new try was taken as one for the next promotion)."""

@@ -472,20 +472,22 @@ class Recognizer(Hindsight):
             return  # only snapshots
         self._decide_pending(snapshot)
         self._t = snapshot.t
-        self._late_promotion, self._either_press = False, None
         sensed, known = self._occupied, self._pieces
         self._occupied, self._pieces = occupied, pieces
         self._index += 1
-        if self.mode is Mode.GAME_OVER:
-            if occupied == START_OCCUPANCY:
-                self._fire("set_up")
+        if self.mode is Mode.GAME_OVER and occupied == START_OCCUPANCY:
+            self._fire("set_up")
             return
-        expected = self.expected
-        if self._shows_expected(occupied, pieces):
-            self._rebase()
+        if self._shows_expected(occupied, pieces):  # nothing moved: nobody's first event
+            if self.mode is not Mode.GAME_OVER:
+                self._rebase()
             if self.mode is Mode.ILLEGAL:
                 self._fire("restore")
             return
+        self._late_promotion, self._either_press = False, None
+        if self.mode is Mode.GAME_OVER:
+            return
+        expected = self.expected
         if self._open is not None and occupied == self._board.occupied and self._agrees(self._board, pieces):
             self._rebase()
             self._fire("retract")  # the open move was put back while the link was down
@@ -497,9 +499,10 @@ class Recognizer(Hindsight):
         if line is None:
             line = _offline_line(self._board, occupied, pieces)
         if line is not None:
-            if self._open is not None:
+            if self._open is not None:  # made as the line's first move: no longer open, nor replacing any
                 self._open = None
                 self._after_open = None
+                self._alternatives = []
             for move in line[:-1]:
                 self._make(move)
             self._rebase()
