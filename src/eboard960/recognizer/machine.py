@@ -464,12 +464,10 @@ class Recognizer(Hindsight):
         if self.rotated or (self._detect_rotation and pieces and self._turned_round(pieces)):
             occupied, pieces = _turned_bits(occupied), _turned(pieces)
         resync, self._resync = self._resync, False
-        if not resync and self._repeats(occupied, pieces):
-            return  # a dump taken with a piece in hand, showing what the events did: the move goes on
         if not resync and self.mode is not Mode.GAME_OVER and not (
                 occupied == self._occupied and self._shows_expected(occupied, pieces)):
             self._report_changes(occupied, pieces, snapshot.t)  # reports were lost, or the board sends
-            return  # only snapshots
+            return  # only snapshots (a dump showing what the events did, mid-move, reports nothing)
         self._decide_pending(snapshot)
         self._t = snapshot.t
         sensed, known = self._occupied, self._pieces
@@ -562,13 +560,6 @@ class Recognizer(Hindsight):
             self._lifted_at, self._placed_at = _turned(self._lifted_at), _turned(self._placed_at)
             self._rebase()
         return round_
-
-    def _repeats(self, occupied: chess.Bitboard, pieces: dict[chess.Square, chess.Piece]) -> bool:
-        """Does a snapshot show just what the sensors already showed, part way through a move (the board
-        away from the position it should show), with the pieces that should stand there?"""
-        if occupied != self._occupied or self.mode is Mode.GAME_OVER or occupied == self.expected.occupied:
-            return False
-        return all(self._piece_expected(square) == piece for square, piece in pieces.items())
 
     # ---------------------------------------------------------------- classification
 
