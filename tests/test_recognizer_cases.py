@@ -311,3 +311,35 @@ def test_a_game_stopped_off_the_board_records_nothing_until_a_new_set_up() -> No
     assert rec.board.move_stack == []
     (report,) = rec.feed(BoardSnapshot.from_board(chess.Board(), t=9))
     assert report.kind == "new_game" and rec.mode is Mode.PLAYING
+
+
+def test_a_piece_misplaced_while_a_move_is_open_and_put_back_leaves_the_move_open() -> None:
+    """The board settles illegal with a move open, then is put right: the move is open again, in the mode it
+    had (an ordinary move, a king step that may still castle, half a castling), and completes as before."""
+    plain = [lift("e2"), place("e4"), lift("g1"), place("g5"), lift("g5"), place("g1")]
+    recognizer, reports = run(518, plain, finish=False)
+    assert [r.kind for r in reports] == ["illegal", "restored"] and recognizer.mode is Mode.MOVED
+    assert sans(run(518, [*plain, lift("e7"), place("e5")])[1]) == ["e4", "e5"]
+
+    king_step = chess.Board("1k6/8/8/8/8/8/8/RK5N w A - 0 1", chess960=True)  # Kc1, or O-O-O with the a1 rook
+    misplaced = [lift("b1"), place("c1"), lift("h1"), place("h5"), lift("h5"), place("h1")]
+    recognizer, reports = run(king_step, misplaced, finish=False)
+    assert [r.kind for r in reports] == ["provisional", "illegal", "restored"]
+    assert recognizer.mode is Mode.PROVISIONAL
+    assert sans(run(king_step, [*misplaced, lift("a1"), place("d1")])[1]) == ["O-O-O"]
+    assert sans(run(king_step, [*misplaced, lift("b8"), place("b7")])[1]) == ["Kc1", "Kb7"]
+
+    both_wings = chess.Board("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", chess960=True)
+    half = [lift("e1"), place("g1"), lift("a1"), place("a5"), lift("a5"), place("a1")]
+    recognizer, reports = run(both_wings, half, finish=False)
+    assert [r.kind for r in reports] == ["provisional", "illegal", "restored", "provisional"]
+    assert recognizer.mode is Mode.CASTLING
+    assert sans(run(both_wings, [*half, lift("h1"), place("f1")])[1]) == ["O-O"]
+
+
+def test_a_dump_showing_the_open_move_puts_right_a_board_reported_illegal() -> None:
+    recognizer, reports = run(518, [lift("e2"), place("e4"), lift("g1"), place("g5")], finish=False)
+    assert [r.kind for r in reports] == ["illegal"]
+    shown = chess.Board().occupied & ~chess.BB_E2 | chess.BB_E4  # the knight back, as a dump shows it
+    assert [r.kind for r in recognizer.feed(BoardSnapshot(occupied=shown, t=3))] == ["restored"]
+    assert recognizer.mode is Mode.MOVED and recognizer.open_move == chess.Move.from_uci("e2e4")
