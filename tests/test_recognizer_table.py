@@ -61,6 +61,7 @@ def test_the_compiled_routes_fire_as_transitions_does(seed: int) -> None:
         assert ours.mode is library.mode
     assert ours.finish() == library.finish()
     assert ours.board.move_stack == library.board.move_stack
+    assert ours.stop() == library.stop() and ours.mode is library.mode is Mode.GAME_OVER
 
 
 def test_the_wandering_hands_reach_the_recovery_modes() -> None:

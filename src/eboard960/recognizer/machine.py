@@ -248,7 +248,7 @@ class Recognizer(Hindsight):
         if self._late_promotion:
             self._first_event(None)  # a press either side may have meant was the mover's; no later one counts
         if self.mode is not Mode.GAME_OVER:
-            self._fire("stop")
+            self._fire("abandon")
         return self._out
 
     def _commit_pending(self) -> None:

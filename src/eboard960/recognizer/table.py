@@ -67,7 +67,7 @@ TRANSITIONS: list[dict[str, object]] = [
     dict(trigger="set_up", source=ANY, dest=P, after="start_new_game"),
     dict(trigger="end", source=[P, X], dest=G, after="report_game_over"),
     # the game ended off the board (a flag fell, a resignation): an open move is not part of it
-    dict(trigger="stop", source=[P, *OPEN, X], dest=G, after="drop_open"),
+    dict(trigger="abandon", source=[P, *OPEN, X], dest=G, after="drop_open"),
 ]
 
 TRIGGERS = sorted({str(line["trigger"]) for line in TRANSITIONS})
