@@ -31,7 +31,7 @@ from eboard960.commands import SetLeds
 from eboard960.events import ButtonPressed, LinkChanged, SquareEvent
 from eboard960.leds import DARK, leds_for, move_squares
 from eboard960.recognizer import Recognizer
-from eboard960.recognizer.reports import Report
+from eboard960.recognizer.reports import MoveProvisional, MoveRecognized, Report
 from eboard960.recognizer.table import Mode
 
 if TYPE_CHECKING:
@@ -353,6 +353,7 @@ class PlaySession:
         rec = self.recognizer
         flagged = self._flag_fell(event.t)
         if side == self.board.turn and not self._engine_accepts():
+            assert self.engine is not None  # without an engine, every move is accepted
             engine_move = self.engine.move
             if engine_move is None:
                 return [*flagged, Said(t=event.t, text="the engine is still thinking")]
@@ -456,7 +457,7 @@ class PlaySession:
                     effects.append(Said(t=report.t, text=f"a draw may be claimed: {report.reason}"))
         return effects
 
-    def _committed(self, report: Report) -> list[Effect]:
+    def _committed(self, report: MoveRecognized) -> list[Effect]:
         mover = not self.board.turn
         ply = report.ply
         number = f"{(ply + 1) // 2}." if mover == chess.WHITE else f"{(ply + 1) // 2}..."
@@ -555,7 +556,7 @@ class PlaySession:
             return report.to_empty, report.to_fill
         return frozenset(), frozenset()
 
-    def _castling_hint(self, report: Report) -> str:
+    def _castling_hint(self, report: MoveProvisional) -> str:
         _king, king_to, rook, rook_to = castling_squares(report.castling)
         occupied = self.recognizer.occupied
         rook_waits = occupied & chess.BB_SQUARES[rook] and rook != rook_to

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 import chess
 
@@ -39,7 +39,7 @@ class Line:
 class MoveRecognized:
     """A committed move; it is in the game record from now on."""
 
-    kind: ClassVar[str] = "move"
+    kind: ClassVar[Literal["move"]] = "move"
     move: chess.Move
     ply: int
     t: float = 0.0
@@ -60,7 +60,7 @@ class MoveRecognized:
 class MoveProvisional:
     """A move the board shows that may still become (or already must be) a castling."""
 
-    kind: ClassVar[str] = "provisional"
+    kind: ClassVar[Literal["provisional"]] = "provisional"
     move: chess.Move
     before: chess.Board = field(repr=False, compare=False)
     castling: chess.Move
@@ -79,7 +79,7 @@ class MoveProvisional:
 class MoveTakenBack:
     """The last committed move was undone on the board."""
 
-    kind: ClassVar[str] = "takeback"
+    kind: ClassVar[Literal["takeback"]] = "takeback"
     move: chess.Move
     san: str
     t: float = 0.0
@@ -89,7 +89,7 @@ class MoveTakenBack:
 class IllegalPosition:
     """The board settled where no legal continuation explains it; these squares get it back."""
 
-    kind: ClassVar[str] = "illegal"
+    kind: ClassVar[Literal["illegal"]] = "illegal"
     to_empty: frozenset[chess.Square]
     to_fill: frozenset[chess.Square]
     t: float = 0.0
@@ -107,7 +107,7 @@ class IllegalPosition:
 class PositionRestored:
     """The board is back in a position the recognizer can follow."""
 
-    kind: ClassVar[str] = "restored"
+    kind: ClassVar[Literal["restored"]] = "restored"
     t: float = 0.0
 
 
@@ -115,7 +115,7 @@ class PositionRestored:
 class NewGame:
     """The pieces were set up again: a new game from `fen`."""
 
-    kind: ClassVar[str] = "new_game"
+    kind: ClassVar[Literal["new_game"]] = "new_game"
     fen: str
     t: float = 0.0
 
@@ -124,7 +124,7 @@ class NewGame:
 class GameOver:
     """An automatic ending (python-chess's `outcome`); moves are no longer recorded."""
 
-    kind: ClassVar[str] = "game_over"
+    kind: ClassVar[Literal["game_over"]] = "game_over"
     result: str
     termination: str
     t: float = 0.0
@@ -134,7 +134,7 @@ class GameOver:
 class DrawClaimable:
     """Threefold repetition or the 50-move rule: a draw may be claimed; play goes on."""
 
-    kind: ClassVar[str] = "claimable"
+    kind: ClassVar[Literal["claimable"]] = "claimable"
     reason: str
     t: float = 0.0
 
