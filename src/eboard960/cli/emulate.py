@@ -171,10 +171,13 @@ async def _perform(model: ScriptableModel, runner: PtyRunner, step: Step) -> Non
             case "wait":
                 await asyncio.sleep(step.seconds)
             case "move":
+                assert step.board is not None and step.move is not None  # parse_script sets them
                 runner.send(model.play_move(step.board, step.move))
             case "lift":
+                assert step.square is not None  # parse_script sets it
                 runner.send(model.lift(step.square))
             case "place":
+                assert step.square is not None  # parse_script sets it
                 runner.send(model.place(step.square, step.piece))
             case "press":
                 press = getattr(model, "press", None)

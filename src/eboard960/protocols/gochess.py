@@ -20,7 +20,7 @@ catches a notification lost on the way.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import chess
 
@@ -248,7 +248,7 @@ class GoChessCodec:
     """
 
     def __init__(self, *, led_rgb: tuple[int, int, int] = (0, 255, 0)) -> None:
-        self.led_rgb = tuple(_colour(led_rgb))
+        self.led_rgb = cast(tuple[int, int, int], tuple(_colour(led_rgb)))  # three values, as _colour checked
         self.discarded = 0
 
     @property

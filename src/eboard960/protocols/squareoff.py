@@ -182,7 +182,8 @@ class SquareOffCodec(StaleBuffer):
                 del self._buffer[0]
                 continue
             found = _MESSAGE.match(self._buffer)
-            decoded = self._decode(*(p.decode("ascii") for p in found.groups()), t) if found else None
+            # mypy cannot count the two groups passed as *generator
+            decoded = self._decode(*(p.decode("ascii") for p in found.groups()), t) if found else None  # type: ignore[call-arg, arg-type]
             if found and decoded is not None:
                 events.extend(decoded)
                 del self._buffer[: found.end()]

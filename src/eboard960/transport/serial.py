@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import threading
 from dataclasses import dataclass
+from typing import TypedDict
 
 import serial
 import serial.tools.list_ports
@@ -31,8 +32,15 @@ USB_NAMES: dict[str, tuple[str, ...]] = {
     "chesslink": ("millennium", "chesslink"),
 }
 
+class LineSettings(TypedDict):
+    baudrate: int
+    bytesize: int
+    parity: str
+    stopbits: int
+
+
 # Line settings of each serial protocol.
-LINE_SETTINGS: dict[str, dict[str, object]] = {
+LINE_SETTINGS: dict[str, LineSettings] = {
     "dgt": {"baudrate": 9600, "bytesize": 8, "parity": "N", "stopbits": 1},
     "chesslink": {"baudrate": 38400, "bytesize": 7, "parity": "O", "stopbits": 1},
 }
