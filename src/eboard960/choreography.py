@@ -44,8 +44,8 @@ def _castling_steps(order: str, squares: CastlingSquares) -> list[Step] | None:
     if order == "king-first":
         if k1 == r0:  # the king's target still holds the rook
             return None
-        king = [lift_k, place_k] if k0 != k1 else []
-        rook = [lift_r, place_r] if r0 != r1 else []
+        king: list[Step] = [lift_k, place_k] if k0 != k1 else []
+        rook: list[Step] = [lift_r, place_r] if r0 != r1 else []
         return king + rook if king and rook else None
     if order == "rook-first":
         if r1 == k0:
@@ -72,6 +72,15 @@ def castling_orders(board: chess.Board, move: chess.Move) -> dict[str, list[Step
     return orders
 
 
+def _placed(board: chess.Board, move: chess.Move) -> chess.Piece | None:
+    """The piece `move` sets down: for a promotion, the promoted one."""
+    piece = board.piece_at(move.from_square)
+    if not move.promotion:
+        return piece
+    assert piece is not None  # a promotion moves a pawn
+    return chess.Piece(move.promotion, piece.color)
+
+
 def move_events(
     board: chess.Board, move: chess.Move, order: str = "eboard", victim_first: bool = True
 ) -> list[Step]:
@@ -84,15 +93,13 @@ def move_events(
         orders = castling_orders(board, move)
         return orders.get(order) or orders["eboard"]
     frm, to = move.from_square, move.to_square
-    piece = board.piece_at(frm)
-    placed = chess.Piece(move.promotion, piece.color) if move.promotion else piece
+    placed = _placed(board, move)
     if board.is_en_passant(move):
         victim = chess.square(chess.square_file(to), chess.square_rank(frm))
         return [PieceLifted(square=frm), PieceLifted(square=victim), PiecePlaced(square=to, piece=placed)]
     steps: list[Step] = [PieceLifted(square=frm), PiecePlaced(square=to, piece=placed)]
     if board.is_capture(move):
-        victim = PieceLifted(square=to)
-        steps.insert(0 if victim_first else 1, victim)
+        steps.insert(0 if victim_first else 1, PieceLifted(square=to))
     return steps
 
 
@@ -119,13 +126,12 @@ def human_events(board: chess.Board, move: chess.Move, rng: random.Random) -> li
         orders = castling_orders(board, move)
         return list(orders[rng.choice(sorted(orders))])
     frm, to = move.from_square, move.to_square
-    piece = board.piece_at(frm)
-    placed = chess.Piece(move.promotion, piece.color) if move.promotion else piece
+    placed = _placed(board, move)
     place = PiecePlaced(square=to, piece=placed if rng.random() < 0.5 else None)
     lift = PieceLifted(square=frm)
     if board.is_en_passant(move):
         victim = PieceLifted(square=chess.square(chess.square_file(to), chess.square_rank(frm)))
-        steps = [lift, victim, place]
+        steps: list[Step] = [lift, victim, place]
         rng.shuffle(steps)
         return steps
     if board.is_capture(move):
@@ -262,6 +268,7 @@ def human_game(board: chess.Board, moves: Iterable[chess.Move], rng: random.Rand
             if path and isinstance(step, PiecePlaced) and step not in touched:
                 path.add(step.square)
         if how == "after":
+            assert move.promotion  # "after" is drawn only for a promotion
             add(ButtonPressed(button=PROMOTION_BUTTON[move.promotion]))
         mover = board.turn
         board.push(move)
@@ -291,7 +298,7 @@ def _with_takebacks(board: chess.Board, moves: Iterable[chess.Move], rng: random
 def random_game(board: chess.Board, rng: random.Random, max_plies: int = 120) -> list[chess.Move]:
     """Random legal moves from `board` until the game ends or `max_plies`."""
     board = board.copy(stack=False)
-    moves = []
+    moves: list[chess.Move] = []
     while len(moves) < max_plies and board.outcome() is None:
         legal = list(board.legal_moves)
         castles = [m for m in legal if board.is_castling(m)]

@@ -31,7 +31,7 @@ _SMALL, _LARGE, _THIRD = {"T": 0, "H": 2}, {"T": 1, "H": 2}, {"T": 0, "H": 4}
 
 
 def _coins(kind: str, *coins: dict[str, int]) -> Source:
-    numbers = {
+    numbers: dict[Value, int] = {
         "".join(faces): sum(coin[face] for coin, face in zip(coins, faces, strict=True))
         for faces in product("TH", repeat=len(coins))
     }
