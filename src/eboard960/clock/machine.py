@@ -8,6 +8,8 @@ it refuses with a `ClockError` that says why; a refusal changes nothing.
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
+from typing import cast
 
 import chess
 from transitions import EventData, Machine
@@ -90,6 +92,9 @@ class ClockMachine:
     """A chess clock with a Chess960 special timer; the mode is `state` (a `Mode`)."""
 
     state: Mode
+    # bound by `transitions` (declared without a value, which would stop it binding them)
+    trigger: Callable[..., bool]
+    dice_done: Callable[..., bool]
 
     def __init__(
         self,
@@ -183,18 +188,20 @@ class ClockMachine:
         self._out.append(PositionDiscarded(t=_t(event)))
 
     def begin_dice(self, event: EventData) -> None:
-        request = self.special.begin_dice(event.kwargs["method"])
-        self._out.append(DiceRequested(method=self.special.dice_method, request=request,
-                                       t=_t(event)))
+        method = event.kwargs["method"]
+        request = self.special.begin_dice(method)  # which sets special.dice_method to it
+        self._out.append(DiceRequested(method=method, request=request, t=_t(event)))
 
     def feed_roll(self, event: EventData) -> None:
         if self.special.roll(event.kwargs["value"]) is not None:
             self.dice_done(t=_t(event))
         else:
-            self._out.append(DiceRequested(method=self.special.dice_method,
-                                           request=self.special.dice_request, t=_t(event)))
+            # in dice mode the special timer has a run under way: both are set
+            self._out.append(DiceRequested(method=cast(str, self.special.dice_method),
+                                           request=cast(str, self.special.dice_request), t=_t(event)))
 
     def show_dice_position(self, event: EventData) -> None:
+        assert self.special.current is not None  # the roll that finished the dice entry set it
         self._show(self.special.current, "dice", event)
 
     def start_clock(self, event: EventData) -> None:

@@ -111,6 +111,7 @@ class SpecialTimer:
             return None
         position = self._dice.position
         if position.number not in self.allowed:
+            assert self.dice_method is not None  # set with the run
             self._dice = _methods()[self.dice_method].run()
             raise ClockError(
                 f"the rolls give excluded position {self.shown_number(position)}: "
@@ -131,5 +132,6 @@ def _methods() -> Mapping[str, Method]:
     return METHODS
 
 
-def _prompt(request: Request) -> str:
+def _prompt(request: Request | None) -> str:
+    assert request is not None  # a run under way asks for more: a finished one is dropped at once
     return f"{request.prompt} ({request.note})" if request.note else request.prompt

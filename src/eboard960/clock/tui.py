@@ -34,6 +34,7 @@ from eboard960.clock.events import (
 from eboard960.clock.machine import ClockMachine, Mode
 from eboard960.clock.timecontrol import controls_text
 from eboard960.errors import ClockError
+from eboard960.position import StartPosition
 
 # A 5-row block font: digits are 3 cells wide, ':' and '.' one.
 _FONT = {
@@ -222,7 +223,7 @@ def describe(event: ClockEvent, *, on_dgt: bool = False) -> str:
             return f"{how}: position {number} {position.rank}"
         case PositionConfirmed(position=None):
             return f"clock armed: {_STARTS[on_dgt]} starts white's clock"
-        case PositionConfirmed(position=position):
+        case PositionConfirmed(position=StartPosition() as position):  # None is the case above
             return f"position {position.rank} locked: {_STARTS[on_dgt]} starts white's clock"
         case PositionDiscarded():
             return "position discarded"
