@@ -77,6 +77,7 @@ def decoded(capture: Capture, problems: list[str]) -> Iterator[tuple[Record, Squ
         if codec is None:
             problems.append(f"line {record.line}: raw bytes in a capture of board 'events'")
             continue
+        assert record.data is not None  # the capture reader gives every rx record its bytes
         try:
             events = [e for e in codec.receive_data(record.data, record.t) if isinstance(e, SQUARE_EVENTS)]
         except ProtocolError as error:
@@ -111,6 +112,7 @@ def replay_capture(capture: Capture, *, takebacks: bool = True) -> Replay:
     last_line = items[-1][0].line if items else 1
     reading = read(header.start, events, last_line, takebacks=takebacks)
     if (second := reread(header.start, events, last_line, reading, takebacks=takebacks)) is not None:
+        assert reading.lost_at is not None  # reread reads again only a reading that lost the board
         lost_line = events[reading.lost_at][0]
         warnings.append(f"line {lost_line}: the board was lost here for good; read again with {second.slip}, "
                         f"which follows it to the end ({second.plies - reading.plies} more plies)")

@@ -29,7 +29,7 @@ import asyncio
 import contextlib
 import uuid
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bleak.args import SizedBuffer
 from bleak.backends.characteristic import BleakGATTCharacteristic
@@ -49,10 +49,13 @@ from bumble.transport.common import AsyncPipeSink
 
 from eboard960.ble.transport import BleStack
 
+if TYPE_CHECKING:
+    from bleak.assigned_numbers import CharacteristicPropertyName
+
 ATT_MTU = 247
 """The MTU the central asks for by default, as a modern phone does (`mtu=` changes it)."""
 
-_PROPERTY_NAMES = {
+_PROPERTY_NAMES: dict[gatt.Characteristic.Properties, CharacteristicPropertyName] = {
     gatt.Characteristic.Properties.BROADCAST: "broadcast",
     gatt.Characteristic.Properties.READ: "read",
     gatt.Characteristic.Properties.WRITE_WITHOUT_RESPONSE: "write-without-response",

@@ -180,6 +180,7 @@ class BleTransport:
         if client is None or not client.is_connected:
             raise TransportError(f"{self.name} is not connected")
         characteristic = client.services.get_characteristic(self.profile.write)
+        assert characteristic is not None  # open checked the services have it
         size = characteristic.max_write_without_response_size
         async with self._write_lock:
             wire_log.debug("%s <- %s", self.name, data.hex(" "))

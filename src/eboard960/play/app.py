@@ -120,9 +120,10 @@ async def play(options: PlayOptions, out: TextIO, stdin: TextIO | None) -> int:
         raise PlayError("the demo plays both sides; leave out --engine")
     offset, resumed_from = 0.0, None
     if options.resume is not None:
-        restored = read_journal(options.resume)
-        options = _resumed_options(options, restored.header)
-        _check_resumable(options.resume, _protocol(options.board), restored.capture.header.board)
+        resume = options.resume
+        restored = read_journal(resume)
+        options = _resumed_options(options, restored.header)  # which keeps `resume`
+        _check_resumable(resume, _protocol(options.board), restored.capture.header.board)
         resumed_from = restored
 
     connect = None if options.board == "emulator" else await _connector(options)
@@ -138,6 +139,7 @@ async def play(options: PlayOptions, out: TextIO, stdin: TextIO | None) -> int:
             session = _session(capture.header.start, options, engine_name, capture.header.created)
             replay_into(session, capture)
             offset = resumed_from.end
+            assert options.resume is not None  # where resumed_from was read
             journal = open_existing(options.resume, offset, board=capture.header.board,
                                     start=capture.header.start.fen())
             for problem in [capture.cut_off, *capture.problems]:
@@ -204,6 +206,7 @@ async def _play(options: PlayOptions, session: PlaySession, journal: Journal, di
             virtual = VirtualBoard(session.board if resumed else options.start)
             board = Board(lambda: codec_for("dgt", **settings), lambda: virtual.link, capture=journal)
         else:
+            assert connect is not None  # play makes one for every board but the emulator
             board = Board(lambda: codec_for(options.board, **settings), connect, capture=journal,
                           hello=_hello(options.board))
         runner = Runner(session, board, display, journal=journal, virtual=virtual, engine=engine,
@@ -252,11 +255,12 @@ def _driver(options: PlayOptions, stdin: TextIO | None) -> Driver:
 async def _connector(options: PlayOptions) -> Connect:
     """How to (re)connect to the real board the options name."""
     if options.board in SERIAL_BOARDS and options.ble is None:
-        if not options.port:
+        port = options.port
+        if not port:
             raise PlayError(f"--board {options.board} needs --port (e.g. /dev/ttyUSB0)")
         from eboard960.transport.serial import SerialTransport
 
-        return lambda: SerialTransport(options.port, protocol=options.board)
+        return lambda: SerialTransport(port, protocol=options.board)
     if options.board in BLE_BOARDS:
         if not options.ble:
             raise PlayError(f"--board {options.board} needs --ble NAME (see 'eboard960 scan')")

@@ -41,7 +41,7 @@ class EngineOpponent:
     @classmethod
     async def start(cls, path: str, *, level: int | None = None,
                     limit: chess.engine.Limit | None = None,
-                    options: dict[str, object] | None = None) -> EngineOpponent:
+                    options: chess.engine.ConfigMapping | None = None) -> EngineOpponent:
         """Start the engine; `limit` per move defaults to 0.2 s, `options` are extra UCI options."""
         try:
             _transport, engine = await chess.engine.popen_uci(path)
@@ -52,7 +52,8 @@ class EngineOpponent:
                 await engine.quit()
                 raise PlayError(f"{path} has no 'Skill Level' option for --level")
             option = engine.options["Skill Level"]
-            if not option.min <= level <= option.max:
+            # a spin option has both bounds (one of another type would raise TypeError here)
+            if not option.min <= level <= option.max:  # type: ignore[operator]
                 await engine.quit()
                 raise PlayError(f"--level must be {option.min}..{option.max} for this engine, not {level}")
             await engine.configure({"Skill Level": level})

@@ -45,6 +45,7 @@ from eboard960.play.session import (
     JournalNote,
     PlaySession,
     Said,
+    View,
 )
 from eboard960.play.virtual import HELP, VirtualBoard, parse_command
 from eboard960.protocols.dgt_clock import ClockAck, ClockTimes
@@ -64,7 +65,7 @@ class Display(Protocol):
 
     def say(self, text: str) -> None: ...
 
-    def show(self, view: object) -> None: ...
+    def show(self, view: View) -> None: ...
 
     def typing(self, text: str) -> None: ...
 
@@ -160,11 +161,12 @@ class Runner:
             self.board.send(command)
 
     def _ask_engine(self, position: chess.Board) -> None:
-        if self.engine is None:
+        engine = self.engine
+        if engine is None:
             return
 
         async def think() -> None:
-            move = await self.engine.choose(position)
+            move = await engine.choose(position)
             if self.session.board.fen() == position.fen():  # not taken back meanwhile
                 self.handle(self.session.engine_moved(move, self.now()))
 
@@ -212,9 +214,9 @@ class Runner:
             if self._failure is not None:
                 raise self._failure
         finally:
-            for task in [*tasks, self._engine_task]:
-                if task is not None:
-                    task.cancel()
+            for pending in [*tasks, self._engine_task]:
+                if pending is not None:
+                    pending.cancel()
             # a task's own failure (a closed stdout, say) is raised above: it must not skip the closing
             await asyncio.gather(*tasks, return_exceptions=True)
             await self.board.close()
@@ -337,10 +339,13 @@ async def _command(runner: Runner, line: str) -> bool:
         raise PlayError("a real board is moved by hand; at the keyboard only 'press', 'resign', 'draw', "
                         "'help' and 'quit' work")
     elif command.action == "move":
+        assert command.move is not None  # parse_command sets it
         await runner.make_move(command.move)
     elif command.action == "lift":
+        assert command.square is not None  # parse_command sets it
         await runner.act(PieceLifted(square=command.square))
     elif command.action == "place":
+        assert command.square is not None  # parse_command sets it
         await runner.act(PiecePlaced(square=command.square, piece=command.piece))
     return True
 

@@ -98,8 +98,9 @@ def _routes() -> dict[tuple[Mode, str], tuple[Route, ...]]:
         for source, lines in event.transitions.items():
             if any(line.prepare or line.before for line in lines):
                 raise ValueError(f"{trigger}: the routes carry only conditions and 'after' callbacks")
+            # the table names every dest, condition and callback; transitions types them as maybe callables
             routes[Mode[source], trigger] = tuple(
-                Route(Mode[line.dest], tuple((c.func, c.target) for c in line.conditions), tuple(line.after))
+                Route(Mode[line.dest], tuple((c.func, c.target) for c in line.conditions), tuple(line.after))  # type: ignore[misc, arg-type]
                 for line in lines
             )
     return routes
