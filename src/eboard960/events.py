@@ -8,6 +8,7 @@ is a python-chess bitboard, and `t` is seconds on the session's clock.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import final
 
 import chess
 
@@ -21,6 +22,7 @@ BUTTONS = frozenset(
 )
 
 
+@final  # so that a check of type(event) narrows a SquareEvent both ways
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PieceLifted:
     """A piece left `square`."""
@@ -29,6 +31,7 @@ class PieceLifted:
     t: float = 0.0
 
 
+@final
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PiecePlaced:
     """A piece arrived on `square`; `piece` is set by boards that identify pieces."""
@@ -38,6 +41,7 @@ class PiecePlaced:
     t: float = 0.0
 
 
+@final
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BoardSnapshot:
     """A full reading of the sensors: which squares are occupied, and by what where known."""
@@ -90,6 +94,7 @@ class BoardSnapshot:
         return "".join(chars)
 
 
+@final
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ButtonPressed:
     """A clock or board button; names are those of `BUTTONS`."""
@@ -98,6 +103,7 @@ class ButtonPressed:
     t: float = 0.0
 
 
+@final
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LinkChanged:
     """The transport to the board came up or went down."""

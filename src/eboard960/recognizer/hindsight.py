@@ -11,7 +11,7 @@ the table they fire.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import chess
 
@@ -70,6 +70,23 @@ class Hindsight:
     _bounced_since_press: chess.Bitboard
     _touched_since_press: chess.Bitboard
     _final_lift: tuple[chess.Square, float, int, chess.Piece | None] | None  # see `_reopen_knocked`
+    _open_occupied: chess.Bitboard
+    _shapes: tuple[CastlingShape, ...]
+    _promotion: tuple[chess.PieceType, int, bool] | None
+    _unseen_capture: chess.Move | None
+    # the recognizer's methods it calls, as it calls them
+    _map: Callable[[chess.Square], chess.Square]
+    _after: Callable[[], chess.Board]
+    _shapes_open: Callable[[], tuple[CastlingShape, ...]]
+    _agrees: Callable[[chess.Board, dict[chess.Square, chess.Piece]], bool]
+    _only_touched: Callable[[chess.Move, chess.Move], bool]
+    _choose: Callable[[chess.Board, list[chess.Move]], chess.Move | None]
+    _fire: Callable[[str], None]
+    _make: Callable[[chess.Move], None]
+    _show: Callable[[chess.Move], None]
+    _set_open: Callable[[chess.Move], None]
+    _rebase: Callable[[], None]
+    _back_to_the_game: Callable[[], None]
 
     # -------------------------------- the other side began: the open move, an earlier one, or a capture
 
@@ -90,6 +107,8 @@ class Hindsight:
         lands_reply = isinstance(event, PiecePlaced) and self._lands_reply(played, shapes, event)
         late = self._t - self._open_at > PLACED_FIRST_SECONDS
         under_way = late and isinstance(event, PiecePlaced | PieceLifted)
+        # asked after the other side's lift, with an open move
+        assert self._open is not None and self._last_lift is not None
         target = self._open.to_square
         takes_open = late and isinstance(event, PieceLifted) and self._map(event.square) == target and bool(
             with_promotions(played, self._last_lift[0], target))
@@ -125,6 +144,7 @@ class Hindsight:
         a bounce, other reports between: it was knocked, which is nothing. The move is open again, as the
         board shows it now: its piece may be in hand again, or on its square with the slide it began still
         going on. A move the knocked piece seemed to make meanwhile is void."""
+        assert self._final_lift is not None  # called only while it is set
         square, lifted_at, plies, lifted_piece = self._final_lift
         self._final_lift = None
         board, shown = self._board, self._open
@@ -154,6 +174,7 @@ class Hindsight:
         that identifies pieces, the piece may also still touch the open move's square (set down across two
         squares): the board then reports it replacing the other side's piece, in one message."""
         move, board = self._open, self._board
+        assert move is not None  # asked only with an open move
         if not isinstance(event, PiecePlaced) or board.is_castling(move) or self._last_lift is None:
             return False
         square, target = self._map(event.square), chess.BB_SQUARES[move.to_square]
@@ -182,6 +203,7 @@ class Hindsight:
         picked up again and never landed, and `occupied` is an earlier open move made: the piece only
         brushed that square as it was set down (a straddle). That earlier move is the one made."""
         move, segment = self._open, self._segment_open
+        assert move is not None  # called only with an open move
         target = chess.BB_SQUARES[move.to_square]
         if not segment.lifted & target or occupied & target:
             return
@@ -200,6 +222,7 @@ class Hindsight:
         take from its origin was lifted and put back, so that `occupied` is that capture made (but for one
         of the mover's pieces already lifted as the victim of the reply that follows)."""
         move, board, segment = self._open, self._board, self._segment_open
+        assert move is not None  # called only with an open move
         target = chess.BB_SQUARES[move.to_square]
         in_hand = segment.lifted & target and not occupied & target  # picked up again, never put back
         if not in_hand or board.is_castling(move):
@@ -216,8 +239,8 @@ class Hindsight:
         victims = occupied & board.occupied_co[not board.turn]  # one may be lifted by the reply by now
         # bounced while the open move's square was empty: after it was shown, or before, with the piece in
         # hand (it touched that square too as it was set down: a straddle)
-        in_hand = ((segment, (move.to_square,)), (self._segment, (move.to_square, move.from_square)))
-        for evidence, empty in in_hand:
+        windows = ((segment, (move.to_square,)), (self._segment, (move.to_square, move.from_square)))
+        for evidence, empty in windows:
             for to in reversed(evidence.order):
                 if victims & chess.BB_SQUARES[to] and all(evidence.bounced_while_empty(to, e) for e in empty):
                     moves = with_promotions(board, move.from_square, to)
@@ -229,6 +252,7 @@ class Hindsight:
 
     def _lands_after(self, move: chess.Move, square: chess.Square) -> bool:
         """Can the other side's piece just lifted go to `square` once `move` is made?"""
+        assert self._last_lift is not None  # the other side's lift
         return bool(with_promotions(after_move(self._board, move), self._last_lift[0], square))
 
     # -------------------------------- a capture undone, or the next move placed first
@@ -242,6 +266,7 @@ class Hindsight:
         if trigger == "take_back":
             position, origin = self._board, self._board.peek().from_square
         else:
+            assert self._open is not None  # a retract is held only for an open move
             position, origin = self._after(), self._open.from_square
         if isinstance(event, PieceLifted) and event.t - self._t <= PLACED_FIRST_SECONDS:
             square = self._map(event.square)

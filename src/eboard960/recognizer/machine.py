@@ -7,7 +7,7 @@ the sensors show; each event is classified against the legal continuations
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, NamedTuple, TypeVar, cast
 
 import chess
 
@@ -127,6 +127,12 @@ class Recognizer(Hindsight):
     """
 
     mode: Mode
+    # typed here: methods above `_reset_game`, which sets them, assign them first
+    _after_open: chess.Board | None
+    _open_theirs: chess.Bitboard
+    _open_shapes: tuple[CastlingShape, ...] | None
+    _fix: tuple[frozenset[chess.Square], frozenset[chess.Square]] | None
+    _either_press: chess.PieceType | None
 
     def __init__(self, start: chess.Board | int = 518, *, takebacks: bool = True,
                  rotated: bool | None = None) -> None:
@@ -194,23 +200,22 @@ class Recognizer(Hindsight):
         return self._out
 
     def _step(self, event: SquareEvent) -> None:
-        kind = type(event)
-        if kind is BoardSnapshot:
+        if type(event) is BoardSnapshot:
             self._snapshot(event)  # what changed in it decides what the last events left pending
             return
         if self._unseen_capture is not None or self._other_side_lifted is not None or self._held:
             self._decide_pending(event)
         self._t = event.t
-        if self._late_promotion and kind is not ButtonPressed and kind is not LinkChanged and (
+        if self._late_promotion and type(event) is not ButtonPressed and type(event) is not LinkChanged and (
                 self._map(event.square) != self._board.peek().to_square):  # a swap of the promoted piece
             self._first_event(self._map(event.square))
-        if kind is PieceLifted:
+        if type(event) is PieceLifted:
             self._lift(self._map(event.square))
-        elif kind is PiecePlaced:
+        elif type(event) is PiecePlaced:
             self._place(self._map(event.square), event.piece)
-        elif kind is ButtonPressed:
+        elif type(event) is ButtonPressed:
             self._button(event.button)
-        elif kind is LinkChanged:
+        elif type(event) is LinkChanged:
             self._resync = True  # reports may be lost: the next snapshot is read afresh
         else:
             raise RecognitionError(f"not a square event: {event!r}")
@@ -277,6 +282,7 @@ class Recognizer(Hindsight):
         as nothing, so it must not end a provisional king step or a pending correction.
         """
         lifted_at, self._other_side_lifted = self._other_side_lifted, None
+        assert lifted_at is not None  # decided only while it is set (`_decide_pending`)
         bounced = isinstance(event, PiecePlaced) and self._is_bounce(
             self._map(event.square), event.piece, event.t
         )
@@ -287,6 +293,7 @@ class Recognizer(Hindsight):
             return
         self._t = lifted_at
         chosen = self._take_alternative(event)
+        assert self._last_lift is not None  # the other side's lift
         square, _, _, piece = self._last_lift
         if isinstance(event, PiecePlaced) and self._map(event.square) == self._open.to_square:
             self._fire("commit")  # the other side's piece takes the open move's, lifted as its victim
@@ -308,6 +315,7 @@ class Recognizer(Hindsight):
     def _ends_knock(self, square: chess.Square, piece: chess.Piece | None, t: float) -> bool:
         """Is a place of `piece` on `square` at `t` a piece knocked by the hand put back: lifted within
         `BOUNCE_SECONDS`, other reports between, and neither the lift it follows nor the open move's?"""
+        assert self._last_lift is not None and self._open is not None  # asked after the other side's lift
         return (
             knocked(self._lifted_at.get(square), t) and square != self._last_lift[0]
             and square not in (self._open.from_square, self._open.to_square)
@@ -429,14 +437,17 @@ class Recognizer(Hindsight):
         """The other side's lift or clock, or the end of input, makes the capture no scan showed
         (`_capture_in_one_scan`); another move of a hand, such as the piece landing, says the clock was
         pressed early."""
-        board, kind = self._board, type(event)
-        clock = kind is ButtonPressed and event.button in CLOCK_BUTTONS
-        if kind in (BoardSnapshot, LinkChanged) or (kind is ButtonPressed and not clock):
+        board = self._board
+        clock = type(event) is ButtonPressed and event.button in CLOCK_BUTTONS
+        if type(event) in (BoardSnapshot, LinkChanged) or (type(event) is ButtonPressed and not clock):
             return  # no hand moved: the next event decides
         capture, self._unseen_capture = self._unseen_capture, None
         theirs = board.occupied_co[not board.turn] & self._occupied
-        if event is None or (kind is PieceLifted and theirs & chess.BB_SQUARES[self._map(event.square)]) or (
-                clock and CLOCK_BUTTONS[event.button] == (not board.turn)):
+        # the cast: mypy does not see that `clock` makes the event a press
+        if event is None or (
+            type(event) is PieceLifted and theirs & chess.BB_SQUARES[self._map(event.square)]
+        ) or (clock and CLOCK_BUTTONS[cast(ButtonPressed, event).button] == (not board.turn)):
+            assert capture is not None  # it is decided only when there is one (`_decide_pending`)
             self._make_line([capture])
 
     def _rechoose(self, piece: chess.PieceType) -> None:
@@ -531,7 +542,7 @@ class Recognizer(Hindsight):
         sensed = self._occupied
         changed = [square for square in chess.scan_forward(sensed & occupied)
                    if pieces.get(square) not in (None, self._piece_expected(square))]
-        lifts = [PieceLifted(square=self._map(square), t=t)
+        lifts: list[SquareEvent] = [PieceLifted(square=self._map(square), t=t)
                  for square in [*chess.scan_forward(sensed & ~occupied), *changed]]
         places = [PiecePlaced(square=self._map(square), piece=pieces.get(square), t=t)
                   for square in [*chess.scan_forward(occupied & ~sensed), *changed]]
@@ -578,6 +589,7 @@ class Recognizer(Hindsight):
             self._fire("commit")
             verdict = self._classify(after_lift)
         elif verdict.trigger == "latent":
+            assert verdict.move is not None  # a latent verdict names its capture
             self._commit_latent(verdict.move, reply_follows=True)
             verdict = self._classify(after_lift)
         elif verdict.trigger == "complete_castling":
@@ -946,6 +958,7 @@ class Recognizer(Hindsight):
         move = self._open
         if move is None or not move.promotion or move.to_square in self._pieces:
             return
+        assert self._promotion is not None  # a button was just pressed
         chosen = chess.Move(move.from_square, move.to_square, self._promotion[0])
         if chosen != move and self._board.is_legal(chosen):
             self._set_open(chosen)
@@ -977,6 +990,7 @@ class Recognizer(Hindsight):
 
     def take_open(self) -> None:
         shown, move = self._open, self._verdict.move
+        assert move is not None  # the verdicts that show a move name it
         if shown is not None and self._only_touched(shown, move):
             self._segment.forget(shown.to_square)  # only touched: no victim for a later change of mind
         self._open_kind = self._verdict.trigger
@@ -1005,12 +1019,14 @@ class Recognizer(Hindsight):
     def _after(self) -> chess.Board:
         """The game with the open move played, built only when something needs more than occupancy."""
         if self._after_open is None:
+            assert self._open is not None  # asked only with an open move
             self._after_open = after_move(self._board, self._open)
         return self._after_open
 
     def _piece_after_open(self, square: chess.Square) -> chess.Piece | None:
         """What stands on `square` once the open move is made, without making it."""
         board, move = self._board, self._open
+        assert move is not None  # asked only with an open move
         if board.is_castling(move):
             shape = next(s for s in self._shapes if s.move == move)
             if square == shape.king_to:
@@ -1038,12 +1054,14 @@ class Recognizer(Hindsight):
 
     def report_provisional(self) -> None:
         move, shape = self._verdict.move, self._verdict.shape
+        assert move is not None and shape is not None  # a half of a castling names both
         self._out.append(MoveProvisional(move=move, before=self._board.copy(stack=False), castling=shape.move,
                                          t=self._t))
 
     def commit_open(self) -> None:
         self._detect_rotation = False
         board, move = self._board, self._open
+        assert move is not None  # the table commits only an open move
         board.push(move)
         self._out.append(MoveRecognized(move=move, ply=len(board.move_stack), t=self._t, line=self._line,
                                         index=self._line.append(move)))
@@ -1062,6 +1080,7 @@ class Recognizer(Hindsight):
     def rechoose_last(self) -> None:
         """A promotion button after the mover's clock, before the other side began: the piece changes."""
         self.undo_last()
+        assert self._verdict.move is not None  # `_rechoose` names the move
         self._set_open(self._verdict.move)
         self.commit_open()
 
