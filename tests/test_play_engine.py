@@ -15,6 +15,7 @@ import asyncio
 import io
 import re
 import shutil
+import sys
 from pathlib import Path
 
 import chess
@@ -137,6 +138,26 @@ def test_level_out_of_range_is_a_clear_error() -> None:
 
     with pytest.raises(Eboard960Error, match=re.escape("--level must be 0..20 for this engine, not 99")):
         asyncio.run(start())
+
+
+def test_a_skill_level_that_is_not_a_number_is_a_clear_error(tmp_path: Path) -> None:
+    """An engine may declare "Skill Level" as a word (a combo or string option): --level cannot set it."""
+    engine = tmp_path / "wordy_engine"
+    engine.write_text(f"""#!{sys.executable}
+import sys
+for line in sys.stdin:
+    if line.strip() == "uci":
+        print("id name Wordy\\noption name Skill Level type combo default weak var weak var strong\\nuciok")
+    elif line.strip() == "isready":
+        print("readyok")
+    elif line.strip() == "quit":
+        break
+    sys.stdout.flush()
+""")
+    engine.chmod(0o755)
+
+    with pytest.raises(Eboard960Error, match="has a 'Skill Level' option that is not a number for --level"):
+        asyncio.run(EngineOpponent.start(str(engine), level=3))
 
 
 def test_engine_playing_white_moves_first_and_is_named_in_the_pgn(tmp_path: Path) -> None:

@@ -52,8 +52,10 @@ class EngineOpponent:
                 await engine.quit()
                 raise PlayError(f"{path} has no 'Skill Level' option for --level")
             option = engine.options["Skill Level"]
-            # a spin option has both bounds (one of another type would raise TypeError here)
-            if not option.min <= level <= option.max:  # type: ignore[operator]
+            if option.min is None or option.max is None:  # not a number from a range (a "spin" option)
+                await engine.quit()
+                raise PlayError(f"{path} has a 'Skill Level' option that is not a number for --level")
+            if not option.min <= level <= option.max:
                 await engine.quit()
                 raise PlayError(f"--level must be {option.min}..{option.max} for this engine, not {level}")
             await engine.configure({"Skill Level": level})
