@@ -56,7 +56,7 @@ class Hindsight:
     _occupied: chess.Bitboard  # what the sensors show
     _pieces: dict[chess.Square, chess.Piece]  # pieces the board identified
     _open: chess.Move | None
-    _open_kind: str | None
+    _open_kind: Mode | None
     _open_at: float
     _alternatives: list[tuple[chess.Move, Segment]]
     _replaced: tuple[chess.Move, ...]
@@ -122,7 +122,7 @@ class Hindsight:
             after = after_move(self._board, move)
             replies = matching_moves(after, self._occupied, segment, castling_shapes(after))
             if replies and self._choose(after, replies) is not None:  # and the pieces reported agree
-                self._open_kind = "show_move"
+                self._open_kind = Mode.MOVED
                 self._set_open(move)
                 self._segment_open = segment
                 return True
@@ -211,7 +211,7 @@ class Hindsight:
             if occupancy_after(self._board, earlier, self._shapes) == occupied and self._agrees(
                 after_move(self._board, earlier), self._pieces
             ):
-                self._open_kind = "show_move"
+                self._open_kind = Mode.MOVED
                 self._set_open(earlier)
                 self._segment_open = earlier_segment
                 return

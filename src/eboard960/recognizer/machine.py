@@ -57,6 +57,10 @@ CLOCK_BUTTONS = {"white": chess.WHITE, "black": chess.BLACK}
 class Verdict(NamedTuple):
     """What the board shows now, as the classifier reads it."""
 
+    # a trigger of the mode table, or a reading `_settle` acts on itself: the other side's reply
+    # (`reply`), a capture seen late (`latent`), a castling completed after its first half was made
+    # final (`complete_castling`), a takeback or retraction the next event decides (`hold_*`), the
+    # game's position or the open move shown again (`shows_game`, `shows_open`); None: nothing to do
     trigger: str | None
     move: chess.Move | None = None
     shape: CastlingShape | None = None
@@ -600,10 +604,10 @@ class Recognizer(Hindsight):
         if verdict.trigger in ("hold_take_back", "hold_retract"):
             self._held = verdict.trigger.removeprefix("hold_")  # decided by the next event
             return
-        if verdict.trigger == "rest":
+        if verdict.trigger == "shows_game":
             self._back_to_the_game(knock=knock)
             return
-        if verdict.trigger == "rest_open":
+        if verdict.trigger == "shows_open":
             self._segment.lifted &= ~self._segment_open.lifted  # a touch after the move proves nothing
             self._segment_open.rest()
             if self.mode is Mode.ILLEGAL:
@@ -654,15 +658,15 @@ class Recognizer(Hindsight):
         move = self._choose(board, moves, misread=True) if moves else None
         if move is not None:
             if move == self._open and self.mode is not Mode.ILLEGAL:
-                shown_again = self._rest_open()
+                shown_again = self._shows_open()
                 if occupied == board.occupied and (shown_again is NOTHING or self._swapped_back()):
-                    return self._rest()  # a transposition swapped back (the pieces reported say so)
+                    return self._shows_game()  # a transposition swapped back (the pieces reported say so)
                 return shown_again
             if self._may_replace(move) and not self._touched_after_castling(occupied):
                 return self._as_move(move)
         if self._open is not None:
             if occupied == self._open_occupied:
-                return self._rest_open()
+                return self._shows_open()
             if self._may_show_reply(occupied) and matching_moves(
                 self._after(), occupied, self._segment_open, self._shapes_open()
             ):
@@ -670,7 +674,7 @@ class Recognizer(Hindsight):
         if occupied == board.occupied and self._may_replace(None):
             if self._open is None and self.takebacks and self._undoes_transposition():
                 return Verdict("take_back")
-            rest, move = self._rest(), self._open
+            rest, move = self._shows_game(), self._open
             if rest is not NOTHING and move is not None and self._board.is_capture(move) and (
                 self._may_be_placed_first(self._after(), move, self._segment_open)
             ):
@@ -804,9 +808,9 @@ class Recognizer(Hindsight):
         self._verdict = Verdict("show_move", move=move)
         self._fire("show_move")
 
-    def _rest(self) -> Verdict:
+    def _shows_game(self) -> Verdict:
         """The board shows the game's position again, unless identified pieces say a capture is under way."""
-        return Verdict("rest") if self._agrees(self._board, self._pieces) else NOTHING
+        return Verdict("shows_game") if self._agrees(self._board, self._pieces) else NOTHING
 
     def _illegal(self, reference: chess.Board) -> Verdict:
         to_empty, to_fill = self.squares_to_fix(reference)
@@ -819,7 +823,7 @@ class Recognizer(Hindsight):
                 king_half = (move.from_square, move.to_square) == (shape.king_from, shape.king_to)
                 rook_half = (move.from_square, move.to_square) == (shape.rook_from, shape.rook_to)
                 if king_half or rook_half:
-                    return Verdict("show_first_half", move=move, shape=shape)
+                    return Verdict("show_provisional", move=move, shape=shape)
         return Verdict("show_move", move=move)
 
     def _choose(
@@ -979,21 +983,21 @@ class Recognizer(Hindsight):
     def has_open(self) -> bool:
         return self._open is not None
 
-    def open_is_plain(self) -> bool:
-        return self._open is not None and self._open_kind == "show_move"
+    def open_is_moved(self) -> bool:
+        return self._open is not None and self._open_kind is Mode.MOVED
 
-    def open_is_first_half(self) -> bool:
-        return self._open is not None and self._open_kind == "show_first_half"
+    def open_is_provisional(self) -> bool:
+        return self._open is not None and self._open_kind is Mode.PROVISIONAL
 
     def open_is_castling_half(self) -> bool:
-        return self._open is not None and self._open_kind == "show_castling_half"
+        return self._open is not None and self._open_kind is Mode.CASTLING
 
     def take_open(self) -> None:
         shown, move = self._open, self._verdict.move
         assert move is not None  # the verdicts that show a move name it
         if shown is not None and self._only_touched(shown, move):
             self._segment.forget(shown.to_square)  # only touched: no victim for a later change of mind
-        self._open_kind = self._verdict.trigger
+        self._open_kind = self.mode  # the mode the move entered, to go back to once the board is put right
         self._set_open(move)
 
     def _set_open(self, move: chess.Move) -> None:
@@ -1042,10 +1046,10 @@ class Recognizer(Hindsight):
             return None
         return board.piece_at(square)
 
-    def _rest_open(self) -> Verdict:
+    def _shows_open(self) -> Verdict:
         """The board shows the open move again, unless identified pieces say a capture is under way."""
         agrees = all(self._piece_after_open(square) == piece for square, piece in self._pieces.items())
-        return Verdict("rest_open") if agrees else NOTHING
+        return Verdict("shows_open") if agrees else NOTHING
 
     def _shapes_open(self) -> tuple[CastlingShape, ...]:
         if self._open_shapes is None:
@@ -1131,7 +1135,7 @@ class Recognizer(Hindsight):
         self._occupied = self._board.occupied
         self._pieces: dict[chess.Square, chess.Piece] = {}
         self._open: chess.Move | None = None
-        self._open_kind: str | None = None
+        self._open_kind: Mode | None = None
         self._open_index = self._index
         self._first_shown = self._index  # the open move's, or the first one it replaced
         self._open_at = self._t

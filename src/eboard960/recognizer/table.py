@@ -29,57 +29,57 @@ class Mode(Enum):
     GAME_OVER = "game_over"      # an automatic ending; nothing is recorded until a new game
 
 
-P, M, V, C, X, G = Mode.PLAYING, Mode.MOVED, Mode.PROVISIONAL, Mode.CASTLING, Mode.ILLEGAL, Mode.GAME_OVER
-OPEN = [M, V, C]
-ANY = [P, M, V, C, X, G]
+PLAYING, MOVED, PROVISIONAL, CASTLING, ILLEGAL, GAME_OVER = Mode
+OPEN = [MOVED, PROVISIONAL, CASTLING]  # a move on the board, not yet final
 
 # trigger, source, dest, conditions, after
 TRANSITIONS: list[dict[str, object]] = [
     # ordinary moves, captures, en passant, promotions: the board shows a legal move
-    dict(trigger="show_move", source=[P, *OPEN], dest=M, after="take_open"),
-    dict(trigger="show_move", source=X, dest=M, after=["report_restored", "take_open"]),
-    # castling
-    dict(trigger="show_first_half", source=[P, *OPEN], dest=V, after=["take_open", "report_provisional"]),
-    dict(trigger="show_first_half", source=X, dest=V,
+    dict(trigger="show_move", source=[PLAYING, *OPEN], dest=MOVED, after="take_open"),
+    dict(trigger="show_move", source=ILLEGAL, dest=MOVED, after=["report_restored", "take_open"]),
+    # castling: a first half that is also an ordinary move, or half a castling that can be nothing else
+    dict(trigger="show_provisional", source=[PLAYING, *OPEN], dest=PROVISIONAL,
+         after=["take_open", "report_provisional"]),
+    dict(trigger="show_provisional", source=ILLEGAL, dest=PROVISIONAL,
          after=["report_restored", "take_open", "report_provisional"]),
-    dict(trigger="show_castling_half", source=[P, *OPEN], dest=C, after=["take_open", "report_provisional"]),
-    dict(trigger="show_castling_half", source=X, dest=C,
+    dict(trigger="show_castling_half", source=[PLAYING, *OPEN], dest=CASTLING,
+         after=["take_open", "report_provisional"]),
+    dict(trigger="show_castling_half", source=ILLEGAL, dest=CASTLING,
          after=["report_restored", "take_open", "report_provisional"]),
     # the other side begins, a clock button, or the input ends: the open move is final
-    dict(trigger="commit", source=OPEN, dest=P, after="commit_open"),
-    dict(trigger="commit", source=X, dest=X, conditions="has_open", after="commit_open"),
+    dict(trigger="commit", source=OPEN, dest=PLAYING, after="commit_open"),
+    dict(trigger="commit", source=ILLEGAL, dest=ILLEGAL, conditions="has_open", after="commit_open"),
     # a move put back where it came from before it was final
-    dict(trigger="retract", source=OPEN, dest=P, after="drop_open"),
-    dict(trigger="retract", source=X, dest=P, after=["report_restored", "drop_open"]),
+    dict(trigger="retract", source=OPEN, dest=PLAYING, after="drop_open"),
+    dict(trigger="retract", source=ILLEGAL, dest=PLAYING, after=["report_restored", "drop_open"]),
     # takeback
-    dict(trigger="take_back", source=[P, X], dest=P, after="undo_last"),
+    dict(trigger="take_back", source=[PLAYING, ILLEGAL], dest=PLAYING, after="undo_last"),
     # a promotion button after the mover's clock, before the other side began, changes the piece,
     # even where the default queen ended the game
-    dict(trigger="rechoose", source=[P, G], dest=P, after="rechoose_last"),
+    dict(trigger="rechoose", source=[PLAYING, GAME_OVER], dest=PLAYING, after="rechoose_last"),
     # recovery
-    dict(trigger="misplace", source=[P, *OPEN], dest=X, after="report_illegal"),
-    dict(trigger="misplace", source=X, dest=X, after="report_illegal"),
-    dict(trigger="restore", source=X, dest=P, unless="has_open", after="report_restored"),
-    dict(trigger="restore", source=X, dest=M, conditions="open_is_plain", after="report_restored"),
-    dict(trigger="restore", source=X, dest=V, conditions="open_is_first_half", after="report_restored"),
-    dict(trigger="restore", source=X, dest=C, conditions="open_is_castling_half", after="report_restored"),
+    dict(trigger="misplace", source=[PLAYING, *OPEN, ILLEGAL], dest=ILLEGAL, after="report_illegal"),
+    dict(trigger="restore", source=ILLEGAL, dest=PLAYING, unless="has_open", after="report_restored"),
+    dict(trigger="restore", source=ILLEGAL, dest=MOVED, conditions="open_is_moved", after="report_restored"),
+    dict(trigger="restore", source=ILLEGAL, dest=PROVISIONAL, conditions="open_is_provisional",
+         after="report_restored"),
+    dict(trigger="restore", source=ILLEGAL, dest=CASTLING, conditions="open_is_castling_half",
+         after="report_restored"),
     # new game and game over
-    dict(trigger="set_up", source=ANY, dest=P, after="start_new_game"),
-    dict(trigger="end", source=[P, X], dest=G, after="report_game_over"),
+    dict(trigger="set_up", source=list(Mode), dest=PLAYING, after="start_new_game"),
+    dict(trigger="end", source=[PLAYING, ILLEGAL], dest=GAME_OVER, after="report_game_over"),
     # the game ended off the board (a flag fell, a resignation): an open move is not part of it
-    dict(trigger="abandon", source=[P, *OPEN, X], dest=G, after="drop_open"),
+    dict(trigger="abandon", source=[PLAYING, *OPEN, ILLEGAL], dest=GAME_OVER, after="drop_open"),
 ]
 
 TRIGGERS = sorted({str(line["trigger"]) for line in TRANSITIONS})
 
 # (mode, trigger) pairs the classifier never fires; reaching one is a bug, not a user error.
 REFUSED: set[tuple[Mode, str]] = {
-    (P, "commit"), (P, "retract"), (P, "restore"),
-    (M, "take_back"), (M, "restore"), (M, "end"), (M, "rechoose"),
-    (V, "take_back"), (V, "restore"), (V, "end"), (V, "rechoose"),
-    (C, "take_back"), (C, "restore"), (C, "end"), (C, "rechoose"),
-    (X, "rechoose"),
-    *((G, trigger) for trigger in TRIGGERS if trigger not in ("set_up", "rechoose")),
+    (PLAYING, "commit"), (PLAYING, "retract"), (PLAYING, "restore"),
+    *((mode, trigger) for mode in OPEN for trigger in ("take_back", "restore", "end", "rechoose")),
+    (ILLEGAL, "rechoose"),
+    *((GAME_OVER, trigger) for trigger in TRIGGERS if trigger not in ("set_up", "rechoose")),
 }
 
 
@@ -92,7 +92,8 @@ class Route(NamedTuple):
 
 
 def _routes() -> dict[tuple[Mode, str], tuple[Route, ...]]:
-    machine = Machine(model=None, states=Mode, initial=P, transitions=TRANSITIONS, auto_transitions=False)
+    machine = Machine(model=None, states=Mode, initial=PLAYING, transitions=TRANSITIONS,
+                      auto_transitions=False)
     routes: dict[tuple[Mode, str], tuple[Route, ...]] = {}
     for trigger, event in machine.events.items():
         for source, lines in event.transitions.items():
