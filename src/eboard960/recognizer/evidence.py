@@ -8,7 +8,26 @@ were empty together while two or more pieces were in the air.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import chess
+
+
+class Lift(NamedTuple):
+    """The last lift, kept to tell a bounce or a knock (the same square filled again soon) from a move."""
+
+    square: chess.Square
+    t: float
+    nth: int  # the event's place in the input
+    piece: chess.Piece | None  # the piece that stood there, as far as the recognizer knows
+
+
+class PromotionPress(NamedTuple):
+    """A promotion button, kept until the promotion it chose is final."""
+
+    piece: chess.PieceType
+    nth: int  # the event's place in the input: a press counts for moves shown after it
+    spare: bool  # pressed once the open promotion's piece was chosen: kept for the other side's
 
 
 class Segment:

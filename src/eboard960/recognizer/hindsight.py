@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 import chess
 
 from eboard960.events import PieceLifted, PiecePlaced, SquareEvent
-from eboard960.recognizer.evidence import Segment
+from eboard960.recognizer.evidence import Lift, PromotionPress, Segment
 from eboard960.recognizer.explain import (
     CastlingShape,
     after_move,
@@ -62,7 +62,7 @@ class Hindsight:
     _replaced: tuple[chess.Move, ...]
     _segment: Segment
     _segment_open: Segment
-    _last_lift: tuple[chess.Square, float, int, chess.Piece | None] | None
+    _last_lift: Lift | None
     _lifted_at: dict[chess.Square, float]
     _placed_at: dict[chess.Square, float]
     _held: str | None
@@ -72,7 +72,7 @@ class Hindsight:
     _final_lift: tuple[chess.Square, float, int, chess.Piece | None] | None  # see `_reopen_knocked`
     _open_occupied: chess.Bitboard
     _shapes: tuple[CastlingShape, ...]
-    _promotion: tuple[chess.PieceType, int, bool] | None
+    _promotion: PromotionPress | None
     _unseen_capture: chess.Move | None
     # the recognizer's methods it calls, as it calls them
     _map: Callable[[chess.Square], chess.Square]
@@ -111,7 +111,7 @@ class Hindsight:
         assert self._open is not None and self._last_lift is not None
         target = self._open.to_square
         takes_open = late and isinstance(event, PieceLifted) and self._map(event.square) == target and bool(
-            with_promotions(played, self._last_lift[0], target))
+            with_promotions(played, self._last_lift.square, target))
         for move, segment in reversed(self._alternatives):
             if self._only_touched(move, self._open):
                 in_hand = self._segment.left_before(move.to_square, move.from_square)  # the capturer in hand
@@ -179,10 +179,10 @@ class Hindsight:
             return False
         square, target = self._map(event.square), chess.BB_SQUARES[move.to_square]
         in_hand = bool(self._segment_open.lifted & target) and not self._occupied & target
-        replaced = event.piece is not None and event.t == self._last_lift[1] and (
+        replaced = event.piece is not None and event.t == self._last_lift.t and (
             event.piece.piece_type == board.piece_type_at(move.from_square))
         ours = event.piece is None or event.piece.color == board.turn
-        lifted_there = square == self._last_lift[0]
+        lifted_there = square == self._last_lift.square
         return ((in_hand or replaced) and ours and lifted_there
                 and bool(with_promotions(board, move.from_square, square)))
 
@@ -253,7 +253,7 @@ class Hindsight:
     def _lands_after(self, move: chess.Move, square: chess.Square) -> bool:
         """Can the other side's piece just lifted go to `square` once `move` is made?"""
         assert self._last_lift is not None  # the other side's lift
-        return bool(with_promotions(after_move(self._board, move), self._last_lift[0], square))
+        return bool(with_promotions(after_move(self._board, move), self._last_lift.square, square))
 
     # -------------------------------- a capture undone, or the next move placed first
 

@@ -20,7 +20,7 @@ from eboard960.events import (
     PiecePlaced,
     SquareEvent,
 )
-from eboard960.recognizer.evidence import Segment
+from eboard960.recognizer.evidence import Lift, PromotionPress, Segment
 from eboard960.recognizer.explain import (
     START_OCCUPANCY,
     CastlingShape,
@@ -154,13 +154,13 @@ class Recognizer(Hindsight):
         self._other_side_lifted: float | None = None  # when the other side's piece left
         self._held: str | None = None  # "take_back" or "retract" of a capture, unless the next event
         # shows the other side's move placed before its lift (see `_decide_held`)
-        self._last_lift: tuple[chess.Square, float, int, chess.Piece | None] | None = None
+        self._last_lift: Lift | None = None
         self._lifted_at: dict[chess.Square, float] = {}  # each square's last lift and place
         self._placed_at: dict[chess.Square, float] = {}
         self._open_before_lift: chess.Move | None = None
         # the last promotion button: its piece, the event count then, and whether it is spare: pressed
         # while a promotion stood open whose piece a button had already chosen for it, it is for the next one
-        self._promotion: tuple[chess.PieceType, int, bool] | None = None
+        self._promotion: PromotionPress | None = None
         # the mover's clock made a promotion final with the default piece, and the other side has not
         # begun: a promotion button still chooses its piece
         self._late_promotion = False
@@ -298,7 +298,7 @@ class Recognizer(Hindsight):
         self._t = lifted_at
         chosen = self._take_alternative(event)
         assert self._last_lift is not None  # the other side's lift
-        square, _, _, piece = self._last_lift
+        square, piece = self._last_lift.square, self._last_lift.piece
         if isinstance(event, PiecePlaced) and self._map(event.square) == self._open.to_square:
             self._fire("commit")  # the other side's piece takes the open move's, lifted as its victim
         else:
@@ -321,7 +321,7 @@ class Recognizer(Hindsight):
         `BOUNCE_SECONDS`, other reports between, and neither the lift it follows nor the open move's?"""
         assert self._last_lift is not None and self._open is not None  # asked after the other side's lift
         return (
-            knocked(self._lifted_at.get(square), t) and square != self._last_lift[0]
+            knocked(self._lifted_at.get(square), t) and square != self._last_lift.square
             and square not in (self._open.from_square, self._open.to_square)
             and not self._occupied & chess.BB_SQUARES[square]
             and piece in (None, self._piece_expected(square))
@@ -340,7 +340,7 @@ class Recognizer(Hindsight):
         self._lifted_at[square] = self._t
         self._touched_since_press |= bit
         self._index += 1
-        self._last_lift = (square, self._t, self._index, lifted_piece)
+        self._last_lift = Lift(square, self._t, self._index, lifted_piece)
         if self.mode is Mode.GAME_OVER:
             self._settle(after_lift=True)  # a set-up for a new game may end with an extra piece taken off
             return
@@ -410,14 +410,15 @@ class Recognizer(Hindsight):
             ) and not latent.promotion:
                 self._commit_latent(latent, reply_follows=False)  # made: the press is for the other side
             open_move, press = self._open, self._promotion
-            spare = open_move is not None and bool(open_move.promotion) and press is not None and not press[2]
-            self._promotion = (piece, self._index, spare)
+            spare = (open_move is not None and bool(open_move.promotion)
+                     and press is not None and not press.spare)
+            self._promotion = PromotionPress(piece, self._index, spare)
             if not spare:
                 self._repromote()
         elif button in CLOCK_BUTTONS and CLOCK_BUTTONS[button] == self._board.turn:
             moves, press = len(self._board.move_stack), self._promotion
-            if press is not None and press[2]:  # a spare press before the mover's clock is the mover's: the
-                self._promotion = (press[0], press[1], False)  # later of two presses chooses the piece
+            if press is not None and press.spare:  # a spare press before the mover's clock is the mover's:
+                self._promotion = press._replace(spare=False)  # the later of two presses chooses the piece
                 self._repromote()
             self._commit_pending()
             if self._occupied == self._board.occupied and self.mode is Mode.PLAYING:
@@ -853,7 +854,7 @@ class Recognizer(Hindsight):
             moves = [move for move in moves if move.to_square == landing]
             first = moves[0]
         if first.promotion:
-            wanted = self._promotion[0] if self._promotion else chess.QUEEN
+            wanted = self._promotion.piece if self._promotion else chess.QUEEN
             reported_piece = self._pieces.get(first.to_square)
             if reported_piece is not None and reported_piece.color == board.turn:
                 wanted = reported_piece.piece_type
@@ -963,7 +964,7 @@ class Recognizer(Hindsight):
         if move is None or not move.promotion or move.to_square in self._pieces:
             return
         assert self._promotion is not None  # a button was just pressed
-        chosen = chess.Move(move.from_square, move.to_square, self._promotion[0])
+        chosen = chess.Move(move.from_square, move.to_square, self._promotion.piece)
         if chosen != move and self._board.is_legal(chosen):
             self._set_open(chosen)
 
@@ -1070,7 +1071,7 @@ class Recognizer(Hindsight):
         self._out.append(MoveRecognized(move=move, ply=len(board.move_stack), t=self._t, line=self._line,
                                         index=self._line.append(move)))
         press = self._promotion
-        if press is not None and (self._first_shown > press[1] or (move.promotion and not press[2])):
+        if press is not None and (self._first_shown > press.nth or (move.promotion and not press.spare)):
             self._promotion = None  # pressed before this move (or the first it replaced) showed, or for it
         self._open = None
         self._after_open = None
