@@ -61,6 +61,11 @@ def castling_shapes(board: chess.Board) -> tuple[CastlingShape, ...]:
     return tuple(shapes)
 
 
+def shape_of(shapes: tuple[CastlingShape, ...], move: chess.Move) -> CastlingShape:
+    """The shape of the castling `move`, one of `shapes` (those of the position it is made in)."""
+    return next(shape for shape in shapes if shape.move == move)
+
+
 def castling_evidence(shape: CastlingShape, segment: Segment, shown: chess.Move | None = None) -> bool:
     """Did the events show this castling, where occupancy alone cannot?
 
@@ -147,7 +152,7 @@ def occupancy_after(
 ) -> chess.Bitboard:
     """What the sensors will read once `move` is made, without making it."""
     if board.is_castling(move):
-        return next(shape.after for shape in shapes if shape.move == move)
+        return shape_of(shapes, move).after
     occupied = board.occupied & ~chess.BB_SQUARES[move.from_square] | chess.BB_SQUARES[move.to_square]
     if board.is_en_passant(move):
         occupied &= ~chess.BB_SQUARES[move.to_square ^ 8]
@@ -157,11 +162,9 @@ def occupancy_after(
 def touched_squares(board: chess.Board, move: chess.Move) -> tuple[chess.Bitboard, chess.Bitboard]:
     """(squares that may be empty mid-move, squares that may fill) for a legal move."""
     if board.is_castling(move):
-        shape = next(s for s in castling_shapes(board) if s.move == move)
-        return (
-            chess.BB_SQUARES[shape.king_from] | chess.BB_SQUARES[shape.rook_from],
-            chess.BB_SQUARES[shape.king_to] | chess.BB_SQUARES[shape.rook_to],
-        )
+        king_from, king_to, rook_from, rook_to = castling_squares(move)
+        return (chess.BB_SQUARES[king_from] | chess.BB_SQUARES[rook_from],
+                chess.BB_SQUARES[king_to] | chess.BB_SQUARES[rook_to])
     emptied = chess.BB_SQUARES[move.from_square]
     if board.is_en_passant(move):
         emptied |= chess.BB_SQUARES[move.to_square ^ 8]

@@ -29,6 +29,7 @@ from eboard960.recognizer.explain import (
     is_partial,
     matching_moves,
     occupancy_after,
+    shape_of,
     successors,
 )
 from eboard960.recognizer.hindsight import BOUNCE_SECONDS, SCAN_SECONDS, Hindsight, knocked
@@ -750,13 +751,13 @@ class Recognizer(Hindsight):
         if open_move is None or self._knocked_back(open_move.from_square):
             return True  # its origin filled again within a bounce: a knock, and another piece placed
         if move is not None and self._board.is_castling(move):
-            shape = next(s for s in self._shapes if s.move == move)
+            shape = shape_of(self._shapes, move)
             if open_move.from_square in (shape.king_from, shape.rook_from):
                 return True  # the castling king or rook moved first: only its side can finish
         targets = chess.BB_SQUARES[open_move.to_square]
         picked_up = self._segment_open.lifted
         if self._board.is_castling(open_move):
-            shape = next(s for s in self._shapes if s.move == open_move)
+            shape = shape_of(self._shapes, open_move)
             targets = chess.BB_SQUARES[shape.king_to] | chess.BB_SQUARES[shape.rook_to]
             if shape.is_transposition:
                 picked_up = self._segment_open.ever  # swapped back, it looks as if shown again
@@ -917,7 +918,7 @@ class Recognizer(Hindsight):
         try:
             before = board.occupied
             if halfway and castling:
-                shape = next(s for s in castling_shapes(board) if s.move == last)
+                shape = shape_of(castling_shapes(board), last)
                 landed = chess.BB_SQUARES[shape.king_to] | chess.BB_SQUARES[shape.rook_to]
                 return bool(self._segment.lifted & landed) and self._occupied in shape.halves
             if halfway:
@@ -928,7 +929,7 @@ class Recognizer(Hindsight):
             if before != self._occupied or not self._agrees(board, self._pieces):
                 return False
             if castling:
-                shape = next(s for s in castling_shapes(board) if s.move == last)
+                shape = shape_of(castling_shapes(board), last)
                 if shape.is_transposition:
                     return self._segment.held_together(shape.king_to, shape.rook_to)
                 halves = ((shape.king_from, shape.king_to), (shape.rook_from, shape.rook_to))
@@ -1033,7 +1034,7 @@ class Recognizer(Hindsight):
         board, move = self._board, self._open
         assert move is not None  # asked only with an open move
         if board.is_castling(move):
-            shape = next(s for s in self._shapes if s.move == move)
+            shape = shape_of(self._shapes, move)
             if square == shape.king_to:
                 return chess.Piece(chess.KING, board.turn)
             if square == shape.rook_to:
