@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 import chess
 
 from eboard960.castling import CastlingSquares, castling_squares
-from eboard960.events import ButtonPressed, PieceLifted, PiecePlaced, SquareEvent
+from eboard960.events import PROMOTION_BUTTONS, ButtonPressed, PieceLifted, PiecePlaced, SquareEvent
 
 Step = PieceLifted | PiecePlaced
 
@@ -211,8 +211,7 @@ HAND_SECONDS = (0.3, 2.0)  # between two movements of a hand (the samples: 0.34 
 BOUNCE_SECONDS = (0.02, 0.15)  # a sensor bounce (the samples: 0.026 to 0.144 s)
 SCAN_SECONDS = (0.03, 0.28)  # a place reported before its own lift (the samples: 0.034 to 0.274 s)
 
-PROMOTION_BUTTON = {chess.QUEEN: "promote_q", chess.ROOK: "promote_r",
-                    chess.BISHOP: "promote_b", chess.KNIGHT: "promote_n"}
+PROMOTION_BUTTON = {piece: button for button, piece in PROMOTION_BUTTONS.items()}
 
 
 def human_game(board: chess.Board, moves: Iterable[chess.Move], rng: random.Random, noise_rate: float = 0.1,

@@ -14,12 +14,11 @@ import chess
 
 from eboard960.errors import CaptureError
 
-BUTTONS = frozenset(
-    {
-        "white", "black", "draw", "confirm", "pause", "plus", "minus", "back", "forward",
-        "promote_q", "promote_r", "promote_b", "promote_n",
-    }
-)
+CLOCK_BUTTONS = {"white": chess.WHITE, "black": chess.BLACK}  # pressed by the player who just moved
+PROMOTION_BUTTONS = {"promote_q": chess.QUEEN, "promote_r": chess.ROOK,
+                     "promote_b": chess.BISHOP, "promote_n": chess.KNIGHT}
+BUTTONS = frozenset({*CLOCK_BUTTONS, *PROMOTION_BUTTONS, "draw", "confirm", "pause", "plus", "minus", "back",
+                     "forward"})
 
 
 @final  # so that a check of type(event) narrows a SquareEvent both ways

@@ -22,8 +22,7 @@ from eboard960.events import (
     SquareEvent,
 )
 from eboard960.protocols import codec_for, codec_settings, unknown_settings
-from eboard960.recognizer import IllegalPosition, Report
-from eboard960.recognizer.table import Mode
+from eboard960.recognizer import IllegalPosition, Mode, Report
 from eboard960.reread import away_from_game, read, reread
 
 SQUARE_EVENTS = (PieceLifted, PiecePlaced, BoardSnapshot, ButtonPressed, LinkChanged)

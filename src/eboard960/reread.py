@@ -17,10 +17,8 @@ from dataclasses import dataclass, replace
 
 import chess
 
-from eboard960.events import ButtonPressed, PieceLifted, PiecePlaced, SquareEvent
-from eboard960.recognizer import IllegalPosition, MoveRecognized, Recognizer, Report
-from eboard960.recognizer.machine import CLOCK_BUTTONS
-from eboard960.recognizer.table import Mode
+from eboard960.events import CLOCK_BUTTONS, ButtonPressed, PieceLifted, PiecePlaced, SquareEvent
+from eboard960.recognizer import IllegalPosition, Mode, MoveRecognized, Recognizer, Report
 
 SWAP_SECONDS = 0.6  # two piece reports this close together may have come the other way round
 LOOK_BACK = 80  # events before the loss where the slip is looked for

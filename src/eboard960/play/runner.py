@@ -49,7 +49,7 @@ from eboard960.play.session import (
 )
 from eboard960.play.virtual import HELP, VirtualBoard, parse_command
 from eboard960.protocols.dgt_clock import ClockAck, ClockTimes
-from eboard960.recognizer.table import Mode
+from eboard960.recognizer import Mode
 from eboard960.replay import SQUARE_EVENTS
 
 TICK = 0.1

@@ -30,9 +30,7 @@ from eboard960.clock.timecontrol import Bonus, TimeControl, controls_text
 from eboard960.commands import SetLeds
 from eboard960.events import ButtonPressed, LinkChanged, SquareEvent
 from eboard960.leds import DARK, leds_for, move_squares
-from eboard960.recognizer import Recognizer
-from eboard960.recognizer.reports import MoveProvisional, MoveRecognized, Report
-from eboard960.recognizer.table import Mode
+from eboard960.recognizer import Mode, MoveProvisional, MoveRecognized, Recognizer, Report
 
 if TYPE_CHECKING:
     import chess.pgn  # only for annotations: importing it at run time loads asyncio

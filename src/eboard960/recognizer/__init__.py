@@ -12,11 +12,13 @@ from eboard960.recognizer.reports import (
     PositionRestored,
     Report,
 )
+from eboard960.recognizer.table import Mode
 
 __all__ = [
     "DrawClaimable",
     "GameOver",
     "IllegalPosition",
+    "Mode",
     "MoveProvisional",
     "MoveRecognized",
     "MoveTakenBack",

@@ -13,6 +13,8 @@ import chess
 
 from eboard960.errors import RecognitionError
 from eboard960.events import (
+    CLOCK_BUTTONS,
+    PROMOTION_BUTTONS,
     BoardSnapshot,
     ButtonPressed,
     LinkChanged,
@@ -50,9 +52,6 @@ from eboard960.recognizer.table import ROUTES, Mode
 if TYPE_CHECKING:
     import chess.pgn
 
-PROMOTION_BUTTONS = {"promote_q": chess.QUEEN, "promote_r": chess.ROOK,
-                     "promote_b": chess.BISHOP, "promote_n": chess.KNIGHT}
-CLOCK_BUTTONS = {"white": chess.WHITE, "black": chess.BLACK}
 
 
 class Verdict(NamedTuple):
