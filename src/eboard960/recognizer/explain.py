@@ -97,11 +97,15 @@ def after_move(board: chess.Board, move: chess.Move) -> chess.Board:
     return after
 
 
-def with_promotions(board: chess.Board, frm: chess.Square, to: chess.Square) -> list[chess.Move]:
-    piece = board.piece_type_at(frm)
-    if piece == chess.PAWN and chess.BB_SQUARES[to] & chess.BB_BACKRANKS:
-        return [move for p in PROMOTIONS if board.is_legal(move := chess.Move(frm, to, p))]
-    move = chess.Move(frm, to)
+def with_promotions(
+    board: chess.Board, from_square: chess.Square, to_square: chess.Square
+) -> list[chess.Move]:
+    """The legal moves from `from_square` to `to_square`: one, or a pawn's four promotions (the sensors
+    cannot tell which piece), or none."""
+    piece = board.piece_type_at(from_square)
+    if piece == chess.PAWN and chess.BB_SQUARES[to_square] & chess.BB_BACKRANKS:
+        return [move for p in PROMOTIONS if board.is_legal(move := chess.Move(from_square, to_square, p))]
+    move = chess.Move(from_square, to_square)
     return [move] if board.is_legal(move) else []
 
 
@@ -130,18 +134,18 @@ def matching_moves(
     ]
     ours = board.occupied_co[board.turn]
     if vacated.bit_count() == 1 and filled.bit_count() <= 1:
-        frm = chess.lsb(vacated)
+        from_square = chess.lsb(vacated)
         if ours & vacated:
             if filled:
-                moves += with_promotions(board, frm, chess.lsb(filled))
+                moves += with_promotions(board, from_square, chess.lsb(filled))
             else:
                 for to in chess.scan_forward(segment.lifted & occupied & board.occupied_co[not board.turn]):
-                    moves += with_promotions(board, frm, to)
+                    moves += with_promotions(board, from_square, to)
     elif vacated.bit_count() == 2 and filled.bit_count() == 1 and board.ep_square is not None:
         to = chess.lsb(filled)
         if to == board.ep_square:
-            for frm in chess.scan_forward(vacated & ours & board.pawns):
-                move = chess.Move(frm, to)
+            for from_square in chess.scan_forward(vacated & ours & board.pawns):
+                move = chess.Move(from_square, to)
                 if board.is_en_passant(move) and board.is_legal(move):
                     moves.append(move)
     return moves

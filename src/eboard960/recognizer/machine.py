@@ -101,7 +101,7 @@ def _turned_bits(occupied: chess.Bitboard) -> chess.Bitboard:
     return chess.flip_vertical(chess.flip_horizontal(occupied))
 
 
-def _unswapped(square: chess.Square, piece: chess.Piece | None) -> bool:
+def _is_unpromoted_pawn(square: chess.Square, piece: chess.Piece | None) -> bool:
     """Is `piece` a pawn named on the last rank: a promoting pawn not yet swapped, which names no piece?"""
     on_last_rank = bool(chess.BB_SQUARES[square] & chess.BB_BACKRANKS)
     return on_last_rank and piece is not None and piece.piece_type == chess.PAWN
@@ -354,7 +354,7 @@ class Recognizer(Hindsight):
         self._settle(after_lift=True)
 
     def _place(self, square: chess.Square, piece: chess.Piece | None) -> None:
-        if _unswapped(square, piece):
+        if _is_unpromoted_pawn(square, piece):
             piece = None  # the button's piece or a queen it is
         if self._detect_rotation and piece and self._sets_up_turned(square, {**self._pieces, square: piece}):
             square = 63 - square  # the set-up just completed shows the board turned round
@@ -476,7 +476,8 @@ class Recognizer(Hindsight):
 
     def _snapshot(self, snapshot: BoardSnapshot) -> None:
         occupied = snapshot.occupied
-        pieces = {square: piece for square, piece in snapshot.pieces.items() if not _unswapped(square, piece)}
+        pieces = {square: piece for square, piece in snapshot.pieces.items()
+                  if not _is_unpromoted_pawn(square, piece)}
         if self.rotated or (self._detect_rotation and pieces and self._turned_round(pieces)):
             occupied, pieces = _turned_bits(occupied), _turned(pieces)
         resync, self._resync = self._resync, False
@@ -644,9 +645,11 @@ class Recognizer(Hindsight):
 
     def _classify(self, after_lift: bool) -> Verdict:
         """What the board shows now, checked in this order: a legal move from the game (or its
-        open move again), the other side's reply to the open move, the game's position again,
-        half a castling, a capture that looked like a touch, then, once no piece is in hand, a
-        takeback, a new set-up, a move caught halfway, or an illegal position."""
+        open move again), the other side's reply to the open move, the game's position again, a
+        capture whose piece landed before its lift, half a castling, a capture that looked like a
+        touch, then, once the board holds as many pieces as the expected position or one more or
+        fewer, a takeback, a new set-up, a move caught halfway (nothing yet), a castling completed
+        after its first half was made final, or an illegal position."""
         occupied = self._occupied
         board = self._board
         if self.mode is Mode.GAME_OVER:
