@@ -186,7 +186,9 @@ class Hindsight:
         return ((in_hand or replaced) and ours and lifted_there
                 and bool(with_promotions(board, move.from_square, square)))
 
-    def _commit_open(self, occupied: chess.Bitboard, reply_follows: bool, *, chosen: bool = False) -> None:
+    def _make_open_final(
+        self, occupied: chess.Bitboard, reply_follows: bool, *, chosen: bool = False
+    ) -> None:
         """Make the open move final, unless its piece is in hand again and `occupied` (the board before
         the other side began) shows a capture from its origin instead."""
         capture = self._capture_in_hand(occupied, reply_follows)

@@ -263,7 +263,7 @@ class Recognizer(Hindsight):
     def _commit_pending(self) -> None:
         """The mover's clock or the end of input: the open move (or a latent capture) is final."""
         if self._open is not None:
-            self._commit_open(self._occupied, reply_follows=False)
+            self._make_open_final(self._occupied, reply_follows=False)
         elif self.mode in (Mode.PLAYING, Mode.ILLEGAL) and (
             latent := self._latent_capture(self._occupied, with_reply=False)
         ):
@@ -302,7 +302,8 @@ class Recognizer(Hindsight):
         if isinstance(event, PiecePlaced) and self._map(event.square) == self._open.to_square:
             self._fire("commit")  # the other side's piece takes the open move's, lifted as its victim
         else:
-            self._commit_open(self._occupied | chess.BB_SQUARES[square], reply_follows=True, chosen=chosen)
+            before_reply = self._occupied | chess.BB_SQUARES[square]
+            self._make_open_final(before_reply, reply_follows=True, chosen=chosen)
         self._final_lift = (square, lifted_at, len(self._board.move_stack), piece)
         self._settle(after_lift=True)  # the other side's move may already be on the board
 
