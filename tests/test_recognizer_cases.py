@@ -313,6 +313,16 @@ def test_a_game_stopped_off_the_board_records_nothing_until_a_new_set_up() -> No
     assert report.kind == "new_game" and rec.mode is Mode.PLAYING
 
 
+def test_a_move_the_other_side_began_to_answer_is_made_when_the_game_ends_off_the_board() -> None:
+    """Black's lift made e4 final (the next event only checks it was no bounce); a flag then keeps it."""
+    rec = Recognizer(518)
+    for step in (PieceLifted(square=chess.E2, t=1), PiecePlaced(square=chess.E4, t=2),
+                 PieceLifted(square=chess.E7, t=3)):
+        rec.feed(step)
+    assert [(r.kind, r.san) for r in rec.stop()] == [("move", "e4")]
+    assert rec.mode is Mode.GAME_OVER and rec.board.move_stack == [chess.Move.from_uci("e2e4")]
+
+
 def test_a_piece_misplaced_while_a_move_is_open_and_put_back_leaves_the_move_open() -> None:
     """The board settles illegal with a move open, then is put right: the move is open again, in the mode it
     had (an ordinary move, a king step that may still castle, half a castling), and completes as before."""

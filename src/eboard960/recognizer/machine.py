@@ -250,10 +250,9 @@ class Recognizer(Hindsight):
         """The game ended off the board (a flag fell, a resignation): an open move is dropped, and no
         move is recorded until the pieces are set up for a new game. The ending is not reported (the
         caller knows the result); what the events before it left pending is (a takeback held for the
-        next event, a promotion button's piece)."""
+        next event, a promotion button's piece, a move the other side's lift made final)."""
         self._out = []
-        if self._held:
-            self._decide_held(None)
+        self._decide_pending(None)  # as at the end of input
         if self._late_promotion:
             self._first_event(None)  # a press either side may have meant was the mover's; no later one counts
         if self.mode is not Mode.GAME_OVER:
