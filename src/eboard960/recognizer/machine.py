@@ -399,23 +399,33 @@ class Recognizer(Hindsight):
 
     def _button(self, button: str) -> None:
         if button in PROMOTION_BUTTONS:
-            piece = PROMOTION_BUTTONS[button]
-            if self._late_promotion and not _promotions(self._board):
-                self._rechoose(piece)
-                return
-            if self._late_promotion:
-                self._either_press = piece  # or the side to move's: its first event tells (`_first_event`)
-            if self._open is None and self.mode is Mode.PLAYING and (
-                latent := self._latent_capture(self._occupied, with_reply=False)
-            ) and not latent.promotion:
-                self._commit_latent(latent, reply_follows=False)  # made: the press is for the other side
-            open_move, press = self._open, self._promotion
-            spare = (open_move is not None and bool(open_move.promotion)
-                     and press is not None and not press.spare)
-            self._promotion = PromotionPress(piece, self._index, spare)
-            if not spare:
-                self._repromote()
-        elif button in CLOCK_BUTTONS and CLOCK_BUTTONS[button] == self._board.turn:
+            self._press_promotion(PROMOTION_BUTTONS[button])
+        elif button in CLOCK_BUTTONS:
+            self._press_clock(CLOCK_BUTTONS[button])
+        # the other buttons (draw, pause, ...) are the clock's
+
+    def _press_promotion(self, piece: chess.PieceType) -> None:
+        """A promotion button chooses the piece of the promotion of the side to move, or of the last move
+        until the other side begins."""
+        if self._late_promotion and not _promotions(self._board):
+            self._rechoose(piece)
+            return
+        if self._late_promotion:
+            self._either_press = piece  # or the side to move's: its first event tells (`_first_event`)
+        if self._open is None and self.mode is Mode.PLAYING and (
+            latent := self._latent_capture(self._occupied, with_reply=False)
+        ) and not latent.promotion:
+            self._commit_latent(latent, reply_follows=False)  # made: the press is for the other side
+        open_move, press = self._open, self._promotion
+        spare = (open_move is not None and bool(open_move.promotion)
+                 and press is not None and not press.spare)
+        self._promotion = PromotionPress(piece, self._index, spare)
+        if not spare:
+            self._repromote()
+
+    def _press_clock(self, side: chess.Color) -> None:
+        """The mover's clock makes its move final; the other side's says its own move is on the board."""
+        if side == self._board.turn:
             moves, press = len(self._board.move_stack), self._promotion
             if press is not None and press.spare:  # a spare press before the mover's clock is the mover's:
                 self._promotion = press._replace(spare=False)  # the later of two presses chooses the piece
@@ -431,12 +441,11 @@ class Recognizer(Hindsight):
                 and self.mode in (Mode.PLAYING, Mode.GAME_OVER)  # a button may undo the queen's ending
             )
             self._either_press = None
-        elif button in CLOCK_BUTTONS:
+        else:
             self._catch_up(not self._board.turn)  # the other side's press: its move must be on the board
-        if button in CLOCK_BUTTONS:
-            self._plies_at_press = len(self._board.move_stack)
-            self._bounced_since_press = 0
-            self._touched_since_press = 0
+        self._plies_at_press = len(self._board.move_stack)
+        self._bounced_since_press = 0
+        self._touched_since_press = 0
 
     def _decide_unseen_capture(self, event: SquareEvent | None) -> None:
         """The other side's lift or clock, or the end of input, makes the capture no scan showed
