@@ -353,3 +353,21 @@ def test_a_dump_showing_the_open_move_puts_right_a_board_reported_illegal() -> N
     shown = chess.Board().occupied & ~chess.BB_E2 | chess.BB_E4  # the knight back, as a dump shows it
     assert [r.kind for r in recognizer.feed(BoardSnapshot(occupied=shown, t=3))] == ["restored"]
     assert recognizer.mode is Mode.MOVED and recognizer.open_move == chess.Move.from_uci("e2e4")
+
+
+def test_the_fifty_move_rule_is_claimable_and_does_not_end_the_game() -> None:
+    start = chess.Board("4k3/8/8/8/8/8/8/4K2R w - - 99 80", chess960=True)
+    recognizer, reports = run(start, [lift("h1"), place("h2"), press("white")], finish=False)
+    assert [(r.kind, getattr(r, "reason", None)) for r in reports] == [
+        ("move", None), ("claimable", "fifty-move rule")]
+    assert recognizer.mode is Mode.PLAYING
+
+
+def test_an_en_passant_capture_that_would_expose_the_king_is_illegal_on_the_board() -> None:
+    """b5xc6 e.p. takes both pawns off the fifth rank, and the h5 rook then gives check: never recorded."""
+    start = chess.Board("4k3/2p5/8/KP5r/8/8/8/8 b - - 0 1", chess960=True)
+    events = [lift("c7"), place("c5"), press("black"), lift("b5"), lift("c5"), place("c6")]
+    recognizer, reports = run(start, events, finish=False)
+    assert [r.kind for r in reports] == ["move", "illegal"]
+    assert reports[-1].describe() == "empty c6; fill b5, c5"
+    assert recognizer.board.move_stack == [chess.Move.from_uci("c7c5")]
