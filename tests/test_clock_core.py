@@ -210,6 +210,54 @@ def test_multi_stage_adds_time_after_the_40th_move_only():
     assert clock.remaining(W, at=now) == 120 * 60_000 + 40 * 29_000
 
 
+def test_a_takeback_gives_back_the_increment_and_the_move_but_not_the_time_spent():
+    clock = Clock(TimeControl.parse("1+2"))
+    clock.start(at=0)
+    clock.press(W, at=3_000)  # 60 - 3 + 2
+    assert clock.remaining(W, at=3_000) == 59_000
+    clock.take_back(at=8_000)  # Black thought 5 s: spent; White's move is undone, its increment with it
+    assert (clock.to_move, clock.moves(W), clock.moves(B)) == (W, 0, 0)
+    assert (clock.remaining(W, at=8_000), clock.remaining(B, at=8_000)) == (57_000, 55_000)
+    clock.press(W, at=9_000)
+    assert clock.remaining(W, at=9_000) == 58_000 and clock.moves(W) == 1
+
+
+def test_a_takeback_of_the_move_that_completed_a_stage_takes_its_time_back():
+    clock = Clock(TimeControl.parse("1/2+0:1"))  # a minute for two moves, then another minute
+    clock.start(at=0)
+    for at, side in ((1_000, W), (2_000, B), (3_000, W)):
+        clock.press(side, at=at)
+    assert clock.remaining(W, at=3_000) == 118_000 and clock.stage(W).moves is None
+    clock.take_back(at=4_000)
+    assert clock.remaining(W, at=4_000) == 58_000 and clock.stage(W).moves == 2 and clock.moves(W) == 1
+    clock.press(W, at=5_000)  # the second move, made again, completes the stage
+    assert clock.remaining(W, at=5_000) == 117_000
+    clock.take_back(at=5_000)
+    clock.take_back(at=6_000)  # two moves back: Black's first move is undone too
+    assert (clock.to_move, clock.moves(W), clock.moves(B)) == (B, 1, 0)
+    assert clock.remaining(B, at=6_000) == 59_000  # the second Black spent on that move stays spent
+    assert clock.remaining(W, at=6_000) == 56_000  # one second on each of its moves, made or undone
+
+
+def test_a_takeback_keeps_a_delay_free():
+    clock = Clock(TimeControl.parse("1s5"))
+    clock.start(at=0)
+    clock.press(W, at=3_000)
+    clock.take_back(at=10_000)  # Black used 7 s, 5 of them free
+    assert clock.remaining(B, at=10_000) == 58_000 and clock.remaining(W, at=10_000) == 60_000
+
+
+def test_a_takeback_needs_a_running_clock_and_a_move():
+    clock = Clock(TimeControl.parse("1"))
+    clock.start(at=0)
+    with pytest.raises(ClockError, match="no move to take back"):
+        clock.take_back(at=1_000)
+    clock.press(W, at=1_000)
+    clock.pause(at=2_000)
+    with pytest.raises(ClockError, match="not running"):
+        clock.take_back(at=3_000)
+
+
 def test_bronstein_and_simple_delay_differ_while_thinking():
     bronstein = Clock(TimeControl.parse("1d5"))
     simple = Clock(TimeControl.parse("1s5"))

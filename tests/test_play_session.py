@@ -290,6 +290,23 @@ def test_a_takeback_gives_the_clock_back_to_the_side_to_move() -> None:
     assert "1. d4 { [%clk 0:04:53] }" in str(session.pgn())
 
 
+def test_a_takeback_counts_no_phantom_moves_towards_a_stage() -> None:
+    """A minute for two moves, then another minute: e4 taken back and d4 made is White's first move, so
+    the second minute comes only with White's second move."""
+    session = PlaySession(518, controls=parse_time_controls("1/2:1"))
+    board = chess.Board(chess960=True)
+    set_up(session, board)
+    play(session, board.copy(), chess.Move.from_uci("e2e4"), 2.0)
+    session.press(chess.WHITE, 2.0)
+    session.feed(PieceLifted(square=chess.E4, t=3.0))
+    session.feed(PiecePlaced(square=chess.E2, t=3.0))
+    play(session, board.copy(), chess.Move.from_uci("d2d4"), 4.0)
+    session.press(chess.WHITE, 4.0)
+    assert (session.clock.moves(chess.WHITE), session.clock.moves(chess.BLACK)) == (1, 0)
+    assert session.clock.remaining(chess.WHITE, 4_000) == 57_000  # 2 s on e4, 1 s on d4, no second minute
+    assert session.clock.remaining(chess.BLACK, 4_000) == 59_000  # its second thinking while e4 stood
+
+
 def test_a_fallen_flag_ends_the_game_on_time_and_a_later_move_is_not_part_of_it(tmp_path) -> None:
     path = tmp_path / "flag.jsonl"
     live = PlaySession(518, controls=parse_time_controls("1"), settle=1.0)

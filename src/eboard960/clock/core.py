@@ -39,6 +39,17 @@ class Flag:
     at: int
 
 
+@dataclass(frozen=True, slots=True)
+class _Press:
+    """What a press changed, kept so that a takeback can undo it."""
+
+    side: chess.Color
+    base: int  # the side's time before the press
+    spent: int  # what the move cost, bonuses apart
+    stage_index: int
+    stage_moves: int
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ClockReading:
     """Everything a display needs at one instant."""
@@ -85,6 +96,7 @@ class Clock:
         self._since = 0  # when the current run began
         self._last = -(2**62)  # the latest command time seen
         self._flags: list[Flag] = []
+        self._presses: list[_Press] = []
 
     # ----- commands -----------------------------------------------------------------
 
@@ -107,12 +119,35 @@ class Clock:
             raise ClockError(f"{side_name(side)} is not to move: it is {turn}'s turn")
         self._settle(now)
         used = self._used + now - self._since
+        self._presses.append(_Press(side, self._base[side], self._spent(side, used), self._stage_index[side],
+                                    self._stage_moves[side]))
         if not self._is_flagged(side):
             self._base[side] = self._after_move(side, used)
         self._count_move(side)
         self._to_move = not side
         self._used, self._since = 0, now
         return used
+
+    def take_back(self, at: int | None = None) -> None:
+        """The last move is taken back: its player is to move again. The time both players spent stays
+        spent; the move's increment, and the time of a stage it completed, are given back, and the move
+        no longer counts towards a stage."""
+        now = self._now(at)
+        if not self._running:
+            raise ClockError("the clock is not running")
+        if not self._presses:
+            raise ClockError("no move to take back")
+        self._settle(now)
+        mover = self._to_move
+        if not self._is_flagged(mover):
+            self._base[mover] -= self._spent(mover, self._used + now - self._since)
+        last = self._presses.pop()
+        if not self._is_flagged(last.side):
+            self._base[last.side] = last.base - last.spent
+        self._moves[last.side] -= 1
+        self._stage_index[last.side], self._stage_moves[last.side] = last.stage_index, last.stage_moves
+        self._to_move = last.side
+        self._used, self._since = 0, now
 
     def pause(self, at: int | None = None) -> None:
         now = self._now(at)
@@ -203,6 +238,13 @@ class Clock:
         if stage.bonus is Bonus.SIMPLE:
             return base - max(0, used - stage.bonus_ms)
         return base - used
+
+    def _spent(self, side: chess.Color, used: int) -> int:
+        """What `used` milliseconds of thinking cost `side`, before any increment: a delay is free."""
+        stage = self.stage(side)
+        if stage.bonus in (Bonus.BRONSTEIN, Bonus.SIMPLE):
+            return max(0, used - stage.bonus_ms)
+        return used
 
     def _count_move(self, side: chess.Color) -> None:
         self._moves[side] += 1

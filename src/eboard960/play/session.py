@@ -482,14 +482,11 @@ class PlaySession:
         return self._last_command_ms
 
     def _clock_to_turn(self, t: float) -> None:
-        """After a takeback the side to move is the one whose move was undone: its clock runs again.
-
-        A clock cannot be un-pressed, so the side whose clock was running
-        presses it (keeping the time it used, and its increment, if any).
-        """
+        """After a takeback the side to move is the one whose move was undone: its clock runs again,
+        without the increment that move earned; the time both sides used stays used."""
         clock = self.clock
         if clock is not None and clock.running and clock.to_move != self.board.turn:
-            clock.press(clock.to_move, self._command_time(t))
+            clock.take_back(self._command_time(t))
 
     def _new_game(self, t: float) -> list[Effect]:
         """The pieces were set up again: the finished game is kept, a new one starts on a fresh clock."""
