@@ -317,3 +317,24 @@ def test_after_a_drop_the_retries_back_off_from_the_initial_delay() -> None:
         return delays
 
     assert asyncio.run(scenario()) == [0.25, 0.5, 1.0]
+
+
+def test_leds_on_a_board_turned_round_light_the_squares_asked_for() -> None:
+    """The connection's codec, which found the board turned round, also encodes the LEDs."""
+    turned = chess.BaseBoard().transform(lambda bb: chess.flip_vertical(chess.flip_horizontal(bb)))
+
+    async def scenario() -> tuple[list[object], DgtFirmware]:
+        model = DgtFirmware(turned)
+        async with PtyRunner(model) as runner:
+            board = Board(lambda: DgtCodec(detect_rotation=True), lambda: SerialTransport(runner.path))
+            async with board:
+                listener = Listener(board)
+                await listener.wait_for(lambda: listener.count(BoardSnapshot) == 1)
+                board.send(SetLeds(squares=frozenset({chess.E2})))
+                board.send(RequestVersion())
+                await listener.wait_for(lambda: listener.count(Version) == 1)
+        return listener.events, model
+
+    events, model = asyncio.run(scenario())
+    assert view(events) == chess.BaseBoard().piece_map()  # the player's view: white at the bottom
+    assert model.lit_squares() == {chess.D7}  # the firmware's d7 is the player's e2

@@ -232,3 +232,24 @@ def test_the_board_joiner_keeps_a_game_through_three_pulled_cables(tmp_path) -> 
     replayed.finish()
     expected = movetext(chess.pgn.Game.from_board(board))
     assert movetext(replayed.pgn()) == movetext(recognizer.pgn()) == expected
+
+
+def test_the_status_answering_a_request_through_the_board_joiner_is_a_resync() -> None:
+    """The connection's codec encodes RequestBoard, so it passes the answer on whole."""
+
+    async def scenario() -> list[BoardSnapshot]:
+        model = ChessLinkFirmware(start=0)
+        async with PtyRunner(model) as runner:
+            joined = Board(cl.ChessLinkCodec, lambda: SerialTransport(runner.path, protocol="chesslink"))
+            snapshots: list[BoardSnapshot] = []
+            async with joined:
+                async for event in joined:
+                    if isinstance(event, BoardSnapshot):
+                        snapshots.append(event)
+                        if len(snapshots) == 2:
+                            break
+                        joined.send(RequestBoard())  # the board is unchanged: no lift or place to diff
+        return snapshots
+
+    snapshots = asyncio.run(asyncio.wait_for(scenario(), TIMEOUT))
+    assert [s.pieces for s in snapshots] == [chess.Board.from_chess960_pos(0).piece_map()] * 2

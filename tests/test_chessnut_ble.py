@@ -261,3 +261,25 @@ def test_positions_and_replies_arrive_on_their_own_characteristics() -> None:
         cn.battery_bytes(87, False),
         b"\x23\x01\x00",
     ]
+
+
+def test_the_position_answering_a_request_through_the_board_joiner_is_a_resync() -> None:
+    """The connection's codec encodes RequestBoard, so it passes the answer on whole."""
+
+    async def scenario() -> list[BoardSnapshot]:
+        emulated = await open_emulated("chessnut", START)
+        emulated.model.notify = emulated.peripheral.send
+        board = Board(lambda: codec_for("chessnut"), lambda: emulated.transport, backoff=FAST_BACKOFF)
+        snapshots: list[BoardSnapshot] = []
+        async with board:
+            async for event in board:
+                if isinstance(event, BoardSnapshot):
+                    snapshots.append(event)
+                    if len(snapshots) == 2:
+                        break
+                    board.send(RequestBoard())  # the board is unchanged: no lift or place to diff
+        await emulated.close()
+        return snapshots
+
+    snapshots = asyncio.run(asyncio.wait_for(scenario(), 5))
+    assert [s.pieces for s in snapshots] == [chess.Board.from_chess960_pos(START).piece_map()] * 2

@@ -10,9 +10,13 @@ can be found again), emits `LinkChanged(up=True)` and says hello again: the
 board's dump then arrives as a resync `BoardSnapshot`, and whatever was moved
 while the link was down reaches the recognizer that way.
 
-Commands go through one write queue and are encoded when `send` is called,
-so a command the protocol cannot express fails at the caller. Commands sent
-while the link is down wait for the next connection. With a capture writer
+Commands go through one write queue. `send` checks each one with a codec of
+its own, so a command the protocol cannot express fails at the caller; the
+write loop encodes it with the connection's codec, the one decoding the
+board's answers, so what that codec has learnt (a DGT board turned round) or
+prepares for (ChessLink and Chessnut pass on whole the dump that answers a
+`RequestBoard`) holds both ways. Commands sent while the link is down wait
+for the next connection and are encoded by its codec. With a capture writer
 every chunk in and out is recorded (`rx`/`tx`) with the link changes.
 
 With `resync_after=S` the Board also asks for the whole board once the
@@ -82,7 +86,7 @@ class Board:
         resync_after: float | None = None,
     ) -> None:
         self._new_codec = codec
-        self._encoder = codec()
+        self._checker = codec()
         self._connect = connect
         self._capture = capture
         self._backoff = backoff
@@ -93,8 +97,8 @@ class Board:
         self._resync: asyncio.TimerHandle | None = None
         self._t0 = clock()
         self._events: asyncio.Queue[Any] = asyncio.Queue()
-        self._outbox: asyncio.Queue[bytes] = asyncio.Queue()
-        self._unsent: bytes | None = None
+        self._outbox: asyncio.Queue[object] = asyncio.Queue()
+        self._unsent: object | None = None
         self._task: asyncio.Task[None] | None = None
         self._transport: Transport | None = None
         self.connections = 0
@@ -140,8 +144,9 @@ class Board:
         return event
 
     def send(self, command: object) -> None:
-        """Queue `command` for the board (encoded now: a bad command raises here)."""
-        self._outbox.put_nowait(self._encoder.send(command))
+        """Queue `command` for the board (checked now: a bad command raises here)."""
+        self._checker.send(command)
+        self._outbox.put_nowait(command)
 
     # --- the connection loop -----------------------------------------------------------------
 
@@ -179,7 +184,7 @@ class Board:
         self._emit(LinkChanged(up=True, t=self.now()))
         for command in self._hello:
             await self._write(transport, codec.send(command))
-        writer = asyncio.create_task(self._write_loop(transport))
+        writer = asyncio.create_task(self._write_loop(transport, codec))
         reader = asyncio.create_task(self._read_loop(transport, codec))
         try:
             done, _ = await asyncio.wait({writer, reader}, return_when=asyncio.FIRST_COMPLETED)
@@ -210,11 +215,11 @@ class Board:
                 self._resync = asyncio.get_running_loop().call_later(
                     self._resync_after, self.send, RequestBoard())
 
-    async def _write_loop(self, transport: Transport) -> None:
+    async def _write_loop(self, transport: Transport, codec: Codec) -> None:
         while True:
             if self._unsent is None:
                 self._unsent = await self._outbox.get()
-            await self._write(transport, self._unsent)
+            await self._write(transport, codec.send(self._unsent))
             self._unsent = None
 
     async def _write(self, transport: Transport, data: bytes) -> None:
