@@ -8,10 +8,11 @@ from pathlib import Path
 import chess
 import pytest
 
-from eboard960.clock.machine import ClockMachine
+from eboard960.clock.machine import ClockMachine, Mode
 from eboard960.clock.special import SpecialTimer
 from eboard960.clock.timecontrol import TimeControl
 from eboard960.clock.tui import TerminalClock, big, clock_text, render
+from eboard960.methods import METHODS
 from eboard960.position import StartPosition
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
@@ -157,3 +158,67 @@ def test_dice_key_without_a_method_explains_itself():
     terminal = TerminalClock(ClockMachine(TimeControl.parse("5")), now=FakeTime())
     terminal.key("x")
     assert terminal.status == "dice entry needs --dice METHOD"
+
+
+@pytest.mark.parametrize("method", sorted(name for name, m in METHODS.items() if m.uniform))
+def test_every_value_of_every_method_can_be_typed_during_dice_entry(method):
+    """Letters are rolls during entry (q is a queen card, b a file): none quits or goes back."""
+    machine = ClockMachine(TimeControl.parse("5"), special=SpecialTimer())
+    terminal = TerminalClock(machine, dice_method=method, now=FakeTime())
+    terminal.key("x")
+    ceremony = METHODS[method].run()  # the same ceremony beside the clock's, for its requests
+    while machine.state is Mode.DICE:
+        outcomes = ceremony.request.outcomes
+        for value in dict.fromkeys(map(str, outcomes)):
+            for char in value:
+                terminal.key(char)
+            assert terminal.status == f"roll: {value} (Enter to key it in)"
+            for _ in value:
+                terminal.key("\x7f")  # Backspace
+        assert not terminal.done and machine.state is Mode.DICE
+        for char in f"{outcomes[0]}\n":
+            terminal.key(char)
+        ceremony.feed(outcomes[0])
+    assert machine.shown == ceremony.position and "dice: position" in terminal.status
+    terminal.key("q")
+    assert terminal.done
+
+
+def test_b_and_q_are_rolls_during_dice_entry_and_esc_abandons_it():
+    machine = ClockMachine(TimeControl.parse("5"), special=SpecialTimer())
+    terminal = TerminalClock(machine, dice_method="northam-joint", now=FakeTime())
+    terminal.key("x")
+    for char in "b\n":
+        terminal.key(char)
+    assert "White's choice for the other bishop" in machine.special.dice_request
+    terminal.key("\x1b")
+    assert machine.state is Mode.SETUP and terminal.status == "position discarded"
+    terminal.dice_method = "permutation-cards"
+    for char in "xq\n":
+        terminal.key(char)
+    assert not terminal.done and machine.special.dice_request.startswith("card for b1")
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_dice_entry_keys_in_tmux():
+    """In a real terminal: b is a roll, an arrow key is no Esc, Esc abandons the entry, q then quits."""
+    tmux = Tmux(f"eboard960-dice-{os.getpid()}")
+    command = f"PYTHONPATH={SRC} {sys.executable} -m eboard960 clock --dice northam-joint"
+    assert tmux("new-session", "-d", "-x", "100", "-y", "30", command).returncode == 0
+    try:
+        tmux.wait_for("no position yet")
+        tmux("send-keys", "x")
+        tmux.wait_for("Esc abandons the entry")
+        tmux("send-keys", "b", "Enter")
+        tmux.wait_for("White's choice for the other bishop")
+        tmux("send-keys", "Up", "q")
+        tmux.wait_for("roll: q (Enter to key it in)")
+        tmux("send-keys", "Escape")
+        tmux.wait_for("position discarded")
+        tmux("send-keys", "q")
+        deadline = time.monotonic() + 4
+        while tmux("has-session").returncode == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert tmux("has-session").returncode != 0, "q did not end the clock after the entry"
+    finally:
+        tmux("kill-server")

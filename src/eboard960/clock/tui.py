@@ -8,6 +8,7 @@ and a `select` loop that redraws ten times a second without busy polling.
 from __future__ import annotations
 
 import os
+import re
 import select
 import sys
 import termios
@@ -55,10 +56,17 @@ FONT_ROWS = 5
 
 KEYS: dict[str, str] = {
     "z": "white", "m": "black", " ": "pause", "d": "draw", "c": "confirm", "+": "plus",
-    "=": "plus", "-": "minus", "b": "back", "f": "forward",
+    "=": "plus", "-": "minus", "b": "back", "\x1b": "back", "f": "forward",
 }
 HELP = ("z white  m black  space pause/start  d draw  c confirm  +/- step  b back  "
         "x dice  q quit")
+DICE_HELP = "type the roll, Enter keys it in  Backspace erases  Esc abandons the entry"
+"""During dice entry every letter and digit is part of a roll (a card may be q or bN, a file b),
+so only Esc and Backspace act, and q quits once the entry is over."""
+ERASE = ("\x7f", "\b")
+_KEY = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1bO.|.", re.DOTALL)
+"""One key in what the terminal sent: an arrow's escape sequence is one key (and means nothing
+here), so it cannot pass for Esc followed by letters."""
 
 
 def big(text: str) -> list[str]:
@@ -96,7 +104,7 @@ def render(machine: ClockMachine, t: float, *, status: str = "", width: int = 80
     if reading.delay_left_ms:
         lines.append(f"delay {reading.delay_left_ms / 1000:.1f} s")
     lines += _position_lines(machine)
-    lines += ["", HELP, f"> {status}" if status else ""]
+    lines += ["", DICE_HELP if machine.state is Mode.DICE else HELP, f"> {status}" if status else ""]
     return [line[:width] for line in lines]
 
 
@@ -145,14 +153,17 @@ class TerminalClock:
             self.status = str(error)
 
     def _key(self, char: str) -> None:
-        if char == "q":
-            self.done = True
-        elif self.machine.state is Mode.DICE and (char.isalnum() and char not in "bq"):
+        if self.machine.state is Mode.DICE and char.isascii() and char.isalnum():
             self._typed += char
             self.status = f"roll: {self._typed} (Enter to key it in)"
-        elif self.machine.state is Mode.DICE and char in "\r\n" and self._typed:
+        elif self.machine.state is Mode.DICE and char in ERASE:
+            self._typed = self._typed[:-1]
+            self.status = f"roll: {self._typed} (Enter to key it in)"
+        elif self.machine.state is Mode.DICE and char in ("\r", "\n") and self._typed:
             typed, self._typed = self._typed, ""
             self._handle(self.machine.roll(typed, self.t()))
+        elif char == "q":
+            self.done = True
         elif char == "x":
             if self.dice_method is None:
                 raise ClockError("dice entry needs --dice METHOD")
@@ -200,8 +211,8 @@ class TerminalClock:
                 stdout.flush()
                 ready, _, _ = select.select([fd], [], [], 0.1)
                 if ready:
-                    for char in os.read(fd, 64).decode(errors="replace"):
-                        self.key(char)
+                    for key in _KEY.findall(os.read(fd, 64).decode(errors="replace")):
+                        self.key(key)
         finally:
             termios.tcsetattr(fd, termios.TCSADRAIN, saved)
             stdout.write("\x1b[?25h\n")
