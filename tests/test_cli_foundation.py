@@ -45,6 +45,8 @@ def test_draw_text_with_exclusions(capsys):
         (["draw", "--exclude", "0-959"], "excludes all 960"),
         (["draw", "--exclude", "12,x"], "bad position number or range 'x'"),
         (["draw", "--exclude", "900-1000"], "out of range"),
+        (["draw", "--exclude", "²"], "bad position number or range '²'"),  # a digit to isdigit()
+        (["draw", "--exclude", "1-²"], "bad position number or range '1-²'"),
     ],
 )
 def test_draw_errors(capsys, argv, words):
@@ -84,6 +86,9 @@ def test_position_conversions(capsys):
         (["position", "RBNBKQNR"], "same colour"),
         (["position", "KRBQNBNR"], "not between the rooks"),
         (["position", "XYZ"], "neither a number"),
+        (["position", "²"], "'²': write a position number with the digits 0-9"),
+        (["position", "١٢"], "with the digits 0-9"),  # Arabic-Indic 12: int() would take it
+        (["position", "--", "--5"], "bad back rank '--5'"),
         (["position", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP"], "bad FEN"),
         (["position", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1"],
          "not a Chess960 start position"),

@@ -11,6 +11,7 @@ from eboard960.cli import main
         (["--time", "5+3", "--black-time", "zero"], "'zero' is not a time control"),
         (["--exclude", "0-959"], "excludes all 960"),
         (["--exclude", "961"], "out of range"),
+        (["--exclude", "²"], "bad position number or range '²'"),
         (["--dice", "rovida-die"], "dice entry takes only uniform methods"),
         (["--dice", "no-such"], "unknown method 'no-such'"),
         ([], "needs a terminal"),  # pytest's stdin is not a tty

@@ -184,6 +184,7 @@ def test_cli_commit_and_verify(secret_file, tmp_path, capsys):
         (["--secret-file", "{s}", "--date", "22/11/2026"], "not a date"),
         (["--secret-file", "{s}", "--round", "0"], "1 or more"),
         (["--secret-file", "{s}", "--exclude", "0-959"], "none of the 960"),
+        (["--secret-file", "{s}", "--exclude", "²"], "bad position number or range '²'"),
         (["verify", "--secret-file", "{s}"], "needs --commitment"),
         (["verify", "--secret-file", "{s}", "--commitment", "xyz"],
          "--commitment 'xyz' is not a hex commitment"),

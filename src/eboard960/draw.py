@@ -49,7 +49,7 @@ def parse_number_set(text: str) -> frozenset[int]:
         if not part:
             continue
         low, sep, high = part.partition("-")
-        if not low.strip().isdigit() or (sep and not high.strip().isdigit()):
+        if not _is_number(low) or (sep and not _is_number(high)):
             raise PositionError(f"bad position number or range {part!r} (want e.g. 518 or 0-99)")
         first, last = int(low), int(high) if sep else int(low)
         if first > last:
@@ -58,3 +58,9 @@ def parse_number_set(text: str) -> frozenset[int]:
             raise PositionError(f"position number {last} is out of range 0..{COUNT - 1}")
         numbers.update(range(first, last + 1))
     return frozenset(numbers)
+
+
+def _is_number(text: str) -> bool:
+    """Digits 0-9 only: Python's isdigit() also takes "²", which int() refuses."""
+    text = text.strip()
+    return text.isascii() and text.isdigit()

@@ -31,7 +31,9 @@ def add_format_arguments(parser: argparse.ArgumentParser) -> None:
 def read(value: str, *, dgt960: bool = False, fritz: bool = False) -> StartPosition:
     """The position `value` names, reading a bare number in the chosen scheme."""
     text = value.strip()
-    if text.lstrip("-").isdigit():
+    if text.removeprefix("-").isdigit():
+        if not text.isascii():  # "²" and "١٢" are digits to Python, and int() refuses or reads them
+            raise PositionError(f"{text!r}: write a position number with the digits 0-9")
         number = int(text)
         if dgt960:
             return StartPosition.from_dgt960(number)
