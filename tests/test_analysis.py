@@ -83,6 +83,8 @@ def test_expected_inputs_against_hand_derivations():
     assert analysis("three-coins").expected_inputs == 5 + Fraction(14, 15)
     # Single coin: an attempt costs 4 + (15/16) 6 tosses and succeeds with 15/16.
     assert analysis("single-coin").expected_inputs == (4 + Fraction(15, 16) * 6) / Fraction(15, 16)
+    # Eight cards: all eight dealt, one more card when the bishops share a colour (2160 of 5040).
+    assert analysis("eight-cards").expected_inputs == 8 + Fraction(2160, 5040)
     # Three boxes: 3 draws, kept with 960/1000.
     assert analysis("three-boxes").expected_inputs == Fraction(3 * 1000, 960)
 

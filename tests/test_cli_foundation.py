@@ -135,6 +135,13 @@ def test_methods_roll_with_values(capsys):
     assert "position 518 (DGT960 518, Fritz 9 359): RNBQKBNR" in out
 
 
+def test_methods_roll_eight_cards_as_dealt_then_the_bishops_card(capsys):
+    status, out, _ = run(capsys, "methods", "roll", "eight-cards", *"316245781")
+    assert status == 0
+    assert ": 8 -> bishops on one colour: draw a card" in out
+    assert ": 1 -> bishop from a1 to b1" in out and "): RBBNQKNR\n" in out
+
+
 def test_methods_roll_coins_and_json(capsys):
     status, out, _ = run(capsys, "methods", "roll", "single-coin", *"THTTHHHHTT",
                          "--format", "json")
@@ -148,6 +155,9 @@ def test_methods_roll_coins_and_json(capsys):
         (["methods", "roll", "bodlaender-die", "2", "3"], "ran out of values; next is d6 for the queen"),
         (["methods", "roll", "polyhedral-d4-d4-d6-d10", "1", "1", "1", "1", "1"], "1 value(s) left over"),
         (["methods", "roll", "no-such-method"], "unknown method 'no-such-method'"),
+        (["methods", "roll", "eight-cards", *"3162457"], "ran out of values; next is card for h1"),
+        (["methods", "roll", "eight-cards", *"31624578"], "ran out of values; next is card drawn from all"),
+        (["methods", "roll", "eight-cards", *"123456785"], "1 value(s) left over"),
         (["methods", "analyze", "nope"], "unknown method 'nope'"),
     ],
 )

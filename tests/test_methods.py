@@ -133,13 +133,25 @@ def test_permutation_cards_seed_examples():
 
 
 def test_eight_cards_draw_a_ninth_card_only_for_same_coloured_bishops():
-    run = run_with("eight-cards", [1, 2, 3, 4, 5, 6, 7])  # the eighth card follows
+    run = run_with("eight-cards", [1, 2, 3, 4, 5, 6, 7, 8])
     assert run.done and run.position.is_standard
-    run = run_with("eight-cards", [1, 3, 2, 6, 5, 4, 7])  # R B N B K Q N R: b1 and d1
+    run = run_with("eight-cards", [1, 3, 2, 6, 5, 4, 7, 8])  # R B N B K Q N R: b1 and d1
     assert not run.done and "face down" in run.request.prompt
     run.feed(5)  # h-side bishop (d1) to the first dark square, a1, swapping with the rook
     assert run.history[-1].note == "bishop from d1 to a1"
     assert run.position.rank == "BBNRKQNR"
+
+
+def test_eight_cards_are_keyed_in_as_dealt_the_last_one_too():
+    """The eighth card of the deal is asked for, so it is never read as the bishops' card."""
+    run = run_with("eight-cards", [3, 1, 6, 2, 4, 5, 7])
+    assert run.request.prompt.startswith("card for h1") and run.request.values == (8,)
+    run.feed(8)  # B R B N Q K N R: bishops on a1 and c1, both dark
+    assert run.history[-1].note == "bishops on one colour: draw a card"
+    assert "face down" in run.request.prompt
+    run.feed(1)
+    assert run.history[-1].note == "bishop from a1 to b1"
+    assert run.position.rank == "RBBNQKNR"
 
 
 def test_coffin_swaps_the_leftmost_pair_holding_a_bishop():

@@ -103,11 +103,16 @@ def _bishop_fix_square(rank: str, card: int) -> tuple[int, int]:
 class EightCards(_Deal):
     """Cards 1-8 stand for the pieces of the standard rank (1, 8 rook; 2, 7
     knight; 3, 6 bishop; 4 queen; 5 king). Same-coloured bishops: one more card
-    moves a bishop; then a king outside the rooks swaps with the nearer rook."""
+    moves a bishop; then a king outside the rooks swaps with the nearer rook.
+
+    All eight dealt cards are keyed in, the last one too, as the seed deals
+    them: the card drawn for the bishops comes after them, so it can never be
+    mistaken for the eighth card of the deal.
+    """
 
     name = "eight-cards"
     title = "Eight cards with the random-bishop fix"
-    inputs = "eight cards numbered 1-8"
+    inputs = "eight cards numbered 1-8, all dealt"
     source = "seed 001"
     DECK = tuple(range(1, 9))
 
@@ -116,6 +121,10 @@ class EightCards(_Deal):
 
     def legend(self) -> str:
         return " (1,8 rook; 2,7 knight; 3,6 bishop; 4 queen; 5 king)"
+
+    def deal(self, state: State, value: Value) -> State:
+        """Place one more card, the eighth too (it is keyed in though it has no choice)."""
+        return State(put(state.rank, self.piece(value), len(state.memo)), 0, (*state.memo, value))
 
     def request(self, state: State) -> Request | None:
         if self.dealing(state):
@@ -131,9 +140,11 @@ class EightCards(_Deal):
     def advance(self, state: State, value: Value) -> tuple[State, str]:
         if self.dealing(state):
             state = self.deal(state, value)
-            if self.dealing(state) or same_colour_bishops(state.rank):
+            if self.dealing(state):
                 return state, ""
-            return self.repaired(state.rank), ""
+            if same_colour_bishops(state.rank):
+                return state, "bishops on one colour: draw a card"
+            return self.repaired(state.rank), "bishops on both colours: no card to draw"
         bishop, target = _bishop_fix_square(state.rank, int(value))
         note = f"bishop from {chess.FILE_NAMES[bishop]}1 to {chess.FILE_NAMES[target]}1"
         return self.repaired(swap(state.rank, bishop, target)), note
