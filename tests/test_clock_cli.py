@@ -14,6 +14,7 @@ from eboard960.cli import main
         (["--exclude", "²"], "bad position number or range '²'"),
         (["--dice", "rovida-die"], "dice entry takes only uniform methods"),
         (["--dice", "no-such"], "unknown method 'no-such'"),
+        (["--dice", "bodlaender-die", "--dgt", "/dev/eboard960-none"], "--dice needs the terminal clock"),
         ([], "needs a terminal"),  # pytest's stdin is not a tty
     ],
 )

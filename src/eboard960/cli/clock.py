@@ -31,7 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--speak", action="store_true",
                         help="announce positions through espeak-ng (silent if not installed)")
     parser.add_argument("--dice", metavar="METHOD",
-                        help="uniform manual method for dice entry (key x, then the rolls)")
+                        help="uniform manual method for dice entry (key x, then the rolls); "
+                        "terminal clock only")
     parser.add_argument("--dgt", metavar="PORT",
                         help="drive a DGT 3000 / XL attached to the DGT board on PORT")
     parser.add_argument("--dgt-clock", choices=("3000", "xl"), default="3000",
@@ -51,6 +52,9 @@ def build_machine(args: argparse.Namespace) -> ClockMachine:
 
 
 def main(args: argparse.Namespace) -> int:
+    if args.dice and args.dgt:
+        raise ClockError("--dice needs the terminal clock to type the rolls on; "
+                         "the DGT clock's buttons cannot (drop --dgt or --dice)")
     machine = build_machine(args)
     speaker = Speaker() if args.speak else None
     if args.dice:
