@@ -87,6 +87,15 @@ def test_a_time_that_is_no_finite_number_is_one_malformed_record(tmp_path: Path,
     assert [r.line for r in capture.records] == [2, 4, 5]
 
 
+def test_a_time_too_large_for_a_float_is_one_malformed_record(tmp_path: Path) -> None:
+    """JSON integers have no bound: a 400-digit time is named by its line, not a crash."""
+    lines = [json.dumps(HEADER), '{"t": 1, "lift": "e2"}', '{"t": 1' + "0" * 400 + ', "place": "e3"}',
+             '{"t": 2, "place": "e4"}']
+    capture = read_capture(write(tmp_path / "c.jsonl", lines))
+    assert capture.problems == ["line 3: time 't' is too large to be a number of seconds"]
+    assert [r.line for r in capture.records] == [2, 4]
+
+
 @pytest.mark.parametrize(
     ("header", "message"),
     [

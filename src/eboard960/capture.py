@@ -121,6 +121,10 @@ def parse_record(obj: Any, line: int) -> Record:
     t = obj.get("t")
     if t.__class__ not in (float, int):  # bool is an int, not a time
         raise CaptureError(f"line {line}: record has no numeric time 't'")
+    try:
+        t = float(t)
+    except OverflowError:  # JSON's integers have no bound; a float's do (and such a number is not echoed)
+        raise CaptureError(f"line {line}: time 't' is too large to be a number of seconds") from None
     if not math.isfinite(t):  # JSON's NaN, 1e400: malformed, so later lines are judged by the last good time
         raise CaptureError(f"line {line}: time 't' must be a finite number, not {t}")
     keys = [key for key in obj if key in RECORD_KINDS]
@@ -128,7 +132,6 @@ def parse_record(obj: Any, line: int) -> Record:
         raise CaptureError(f"line {line}: record needs exactly one of {', '.join(RECORD_KEYS)}")
     kind = keys[0]
     value = obj[kind]
-    t = float(t)
     if kind in ("rx", "tx"):
         return Record(line=line, t=t, kind=kind, data=_hex(value, line))
     if kind == "lift":
