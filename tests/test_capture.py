@@ -96,6 +96,20 @@ def test_a_time_too_large_for_a_float_is_one_malformed_record(tmp_path: Path) ->
     assert [r.line for r in capture.records] == [2, 4]
 
 
+def test_json_nested_too_deeply_is_not_valid_json_and_the_rest_is_kept(tmp_path: Path) -> None:
+    """100,000 brackets exhaust the JSON parser's recursion: a bad line, or a cut-off last one."""
+    deep = "[" * 100_000 + "]" * 100_000
+    path = write(tmp_path / "c.jsonl", [json.dumps(HEADER), deep, '{"t": 2, "lift": "e2"}'])
+    with path.open("a") as handle:
+        handle.write("[" * 100_000)
+    capture = read_capture(path)
+    assert capture.problems == ["line 2: not valid JSON"]
+    assert [r.line for r in capture.records] == [3]
+    assert capture.cut_off is not None and capture.cut_off.startswith("line 4:")
+    with pytest.raises(CaptureError, match="line 1: no capture header"):
+        read_capture(write(tmp_path / "h.jsonl", [deep]))
+
+
 @pytest.mark.parametrize(
     ("header", "message"),
     [

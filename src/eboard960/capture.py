@@ -183,6 +183,14 @@ def parse_header(obj: Any) -> CaptureHeader:
     return CaptureHeader(board=obj["board"], start=start, created=obj.get("created"), extra=extra)
 
 
+def _json(text: str) -> Any:
+    """`json.loads`, with nesting too deep for the parser counted as invalid JSON like any other."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
+
+
 def _lines(path: Path) -> Iterator[str]:
     """The file's lines; a gzip stream cut off by a crash yields what it held."""
     if path.suffix != ".gz":
@@ -214,12 +222,12 @@ def read_capture(path: str | os.PathLike[str]) -> Capture:
     cut_off = None
     if not lines[-1].endswith("\n"):
         try:
-            json.loads(lines[-1])
+            _json(lines[-1])
         except ValueError:
             cut_off = f"line {len(lines)}: last line cut off (a crash mid-write?); ignored"
             lines.pop()
     try:
-        header = parse_header(json.loads(lines[0]) if lines else None)
+        header = parse_header(_json(lines[0]) if lines else None)
     except ValueError:
         raise CaptureError("line 1: no capture header (not JSON)") from None
     records: list[Record] = []
@@ -229,7 +237,7 @@ def read_capture(path: str | os.PathLike[str]) -> Capture:
         if not text.strip():
             continue
         try:
-            record = parse_record(json.loads(text), number)
+            record = parse_record(_json(text), number)
         except ValueError:
             problems.append(f"line {number}: not valid JSON")
             continue
