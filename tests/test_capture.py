@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import io
 import json
 from pathlib import Path
 
@@ -135,6 +136,79 @@ def test_gzip_captures_read_and_a_truncated_gzip_keeps_what_it_holds(tmp_path: P
     path.write_bytes(data[: len(data) // 2])
     capture = read_capture(path)
     assert 0 < len(capture.records) < 200
+
+
+def crashed_member(text: str) -> bytes:
+    """What a gzip writer leaves when its process dies: a member flushed after each write, never finished."""
+    buffer = io.BytesIO()
+    member = gzip.GzipFile(fileobj=buffer, mode="wb")
+    member.write(text.encode())
+    member.flush()  # what CaptureWriter does after every record
+    left = buffer.getvalue()
+    member.close()
+    return left
+
+
+def test_a_gzip_journal_resumed_after_a_crash_mid_record_keeps_every_complete_line(tmp_path: Path) -> None:
+    """The resumed session's member follows the unfinished one; the cut record is its own line, ignored."""
+    path = tmp_path / "game.jsonl.gz"
+    path.write_bytes(crashed_member(json.dumps(HEADER) + '\n{"t": 1, "lift": "e2"}\n{"t": 2, "pla'))
+    capture = read_capture(path)
+    assert [r.line for r in capture.records] == [2]
+    assert capture.cut_off == "line 3: last line cut off (a crash mid-write?); ignored"
+    with CaptureWriter(path, board="events", start=518) as writer:
+        writer.event(PiecePlaced(square=chess.E4, t=3.0))
+        writer.event(PieceLifted(square=chess.E7, t=4.0))
+    capture = read_capture(path)
+    assert [(r.line, r.t) for r in capture.records] == [(2, 1.0), (4, 3.0), (5, 4.0)]
+    assert capture.problems == []
+    assert capture.cut_off == "line 3: cut off (a crash mid-write?); ignored"
+
+
+def test_a_gzip_journal_cut_between_records_resumes_without_a_warning(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl.gz"
+    path.write_bytes(crashed_member(json.dumps(HEADER) + '\n{"t": 1, "lift": "e2"}\n'))
+    with CaptureWriter(path, board="events", start=518) as writer:
+        writer.event(PiecePlaced(square=chess.E4, t=3.0))
+    capture = read_capture(path)
+    assert [r.line for r in capture.records] == [2, 3]
+    assert capture.problems == [] and capture.cut_off is None
+
+
+def test_junk_after_a_gzip_stream_is_skipped_with_a_warning_as_in_a_plain_file(tmp_path: Path) -> None:
+    """Zeros a crash left at the end: every line is kept, the junk is named and skipped."""
+    text = json.dumps(HEADER) + '\n{"t": 1, "lift": "e2"}\n'
+    stream = gzip.compress(text.encode())
+    path = tmp_path / "c.jsonl.gz"
+    path.write_bytes(stream + bytes(512))
+    capture = read_capture(path)
+    assert [r.line for r in capture.records] == [2]
+    end = len(stream) + 511
+    assert capture.cut_off == f"bytes {len(stream)}..{end} are not gzip data (a crash?); skipped"
+    plain = tmp_path / "c.jsonl"
+    plain.write_bytes(text.encode() + bytes(512))
+    assert read_capture(plain).cut_off == "line 3: last line cut off (a crash mid-write?); ignored"
+    path.write_bytes(stream + bytes(512) + gzip.compress(b'{"t": 2, "place": "e4"}\n'))  # then resumed
+    capture = read_capture(path)
+    assert [r.line for r in capture.records] == [2, 3]
+    assert capture.cut_off is not None and capture.cut_off.endswith("skipped")
+    path.write_bytes(bytes(512))
+    with pytest.raises(CaptureError, match="no readable gzip data"):
+        read_capture(path)
+
+
+def test_a_damaged_gzip_member_costs_only_what_lay_past_the_damage(tmp_path: Path) -> None:
+    """A member cut mid-block, then another: the text before the cut and all of the next member are read."""
+    records = [HEADER] + [{"t": i, "note": f"{i * 7919 % 1000}" * 9} for i in range(300)]
+    first = gzip.compress("".join(json.dumps(obj) + "\n" for obj in records).encode())
+    path = tmp_path / "c.jsonl.gz"
+    path.write_bytes(first[: len(first) // 2] + gzip.compress(b'{"t": 500, "lift": "e2"}\n'))
+    capture = read_capture(path)
+    kept = len(capture.records) - 1
+    assert 0 < kept < 300
+    assert [r.t for r in capture.records] == [*range(kept), 500]
+    assert capture.problems == []
+    assert capture.cut_off == f"line {kept + 2}: cut off (a crash mid-write?); ignored"
 
 
 def test_start_accepts_xfen_and_shredder_fen(tmp_path: Path) -> None:

@@ -1,8 +1,9 @@
 """The capture format (JSON Lines, version 1): a session's bytes and events, and its crash-safe journal.
 
 The reader keeps every complete line of a file whose last line was cut off
-and reports each bad line by number instead of giving up; the writer appends
-and flushes every record, so whatever was written before a crash is there.
+(of a gzip file, whose members a crash left unfinished) and reports each bad
+line by number instead of giving up; the writer appends and flushes every
+record, so whatever was written before a crash is there.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import json
 import math
 import os
 import zlib
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -71,7 +71,11 @@ class Record:
 
 @dataclass(slots=True)
 class Capture:
-    """A whole capture read into memory, with every problem found on the way."""
+    """A whole capture read into memory, with every problem found on the way.
+
+    `cut_off` warns of what a crash left and the reader ignored: a cut last line,
+    and in a gzip file a line a damaged member cut short or bytes that are not gzip.
+    """
 
     header: CaptureHeader
     records: list[Record]
@@ -191,50 +195,108 @@ def _json(text: str) -> Any:
         raise ValueError("JSON nested too deeply") from None
 
 
-def _lines(path: Path) -> Iterator[str]:
-    """The file's lines; a gzip stream cut off by a crash yields what it held."""
+GZIP_MAGIC = b"\x1f\x8b\x08"  # how every gzip member starts (deflate is gzip's only method)
+INFLATE_CHUNK = 1 << 14
+
+
+def _text(path: Path) -> tuple[list[str], list[int], list[str]]:
+    """The file's lines, the numbers of lines a damaged gzip member cut short, warnings on skipped bytes."""
     if path.suffix != ".gz":
         with path.open(encoding="utf-8", errors="replace", newline="\n") as handle:  # bad bytes: bad lines
-            yield from handle
-        return
-    with path.open("rb") as raw:
-        compressed = raw.read()
+            return list(handle), [], []
+    text, cut, skipped = _gzip_text(path.read_bytes())
+    if not text and skipped:
+        raise CaptureError(f"{path.name}: no readable gzip data")
+    return io.StringIO(text.decode("utf-8", errors="replace"), newline="\n").readlines(), cut, skipped
+
+
+def _gzip_text(data: bytes) -> tuple[bytes, list[int], list[str]]:
+    """Gzip data read member by member: its text, the lines a damaged member cut, the bytes skipped.
+
+    Every session appends a member, and a crash leaves its member unfinished (or
+    junk, such as zeros, after it), so each member is read on its own and damage
+    costs only what lay past it. A damaged member's unfinished last line ends where
+    the member does (its number is returned: it was cut off), so the first record
+    of the member after it starts a line of its own.
+    """
     text = bytearray()
-    while compressed:
-        inflater = zlib.decompressobj(wbits=31)
+    cut: list[int] = []
+    skipped: list[str] = []
+    position = 0
+    while position < len(data):
+        out, stop, finished = _inflate(data, position, len(data))
+        if finished:
+            text += out
+            position = stop
+            continue
+        following = data.find(GZIP_MAGIC, position + 1)
+        following = len(data) if following < 0 else following
+        if stop > following:  # the damage showed only inside the next member: this one ends where it begins
+            out, stop, _ = _inflate(data, position, following)
+        text += out
+        first = stop if out else position
+        if first < following:
+            skipped.append(f"bytes {first}..{following - 1} are not gzip data (a crash?); skipped")
+        if following < len(data) and text and not text.endswith(b"\n"):
+            text += b"\n"
+            cut.append(text.count(b"\n"))
+        position = following
+    return bytes(text), cut, skipped
+
+
+def _inflate(data: bytes, start: int, end: int) -> tuple[bytes, int, bool]:
+    """Inflate the gzip member at `start`, reading no further than `end`.
+
+    Returns its text up to the first bad byte, where its input stopped (the
+    member's end, the bad byte, or `end`), and whether the member finished.
+    """
+    inflater = zlib.decompressobj(wbits=31)
+    text = bytearray()
+    position, step = start, INFLATE_CHUNK
+    while position < end and not inflater.eof:
+        chunk = data[position : min(position + step, end)]
+        before = inflater.copy() if step > 1 else inflater
         try:
-            text += inflater.decompress(compressed)
-        except zlib.error as error:
-            raise CaptureError(f"{path.name}: damaged gzip data ({error})") from None
-        compressed = inflater.unused_data
-    yield from io.StringIO(text.decode("utf-8", errors="replace"), newline="\n")
+            text += inflater.decompress(chunk)
+        except zlib.error:
+            if step == 1:
+                return bytes(text), position, False
+            inflater, step = before, 1  # a call that fails gives no text: again, a byte at a time
+            continue
+        position += len(chunk)
+    if inflater.eof:
+        return bytes(text), position - len(inflater.unused_data), True
+    return bytes(text), position, False
 
 
 def read_capture(path: str | os.PathLike[str]) -> Capture:
-    """Read a capture; bad records are listed in `problems`, a cut-off last line in `cut_off`."""
+    """Read a capture; bad records are listed in `problems`, what a crash cut off in `cut_off`."""
     path = Path(path)
     try:
-        lines = list(_lines(path))
+        lines, cut, warnings = _text(path)
     except OSError as error:
         raise CaptureError(f"cannot read {path}: {error.strerror or error}") from None
     if not lines:
         raise CaptureError(f"{path.name} is empty: no capture header")
-    cut_off = None
     if not lines[-1].endswith("\n"):
+        cut.append(len(lines))
+    ignored: set[int] = set()
+    for number in cut:
         try:
-            _json(lines[-1])
+            _json(lines[number - 1])  # a whole record that lost only its newline is kept
         except ValueError:
-            cut_off = f"line {len(lines)}: last line cut off (a crash mid-write?); ignored"
-            lines.pop()
+            ignored.add(number)
+            which = "last line cut off" if number == len(lines) else "cut off"
+            warnings.append(f"line {number}: {which} (a crash mid-write?); ignored")
     try:
-        header = parse_header(_json(lines[0]) if lines else None)
+        header = parse_header(None if 1 in ignored else _json(lines[0]))
     except ValueError:
         raise CaptureError("line 1: no capture header (not JSON)") from None
     records: list[Record] = []
     problems: list[str] = []
     last_t = float("-inf")
     for number, text in enumerate(lines[1:], start=2):
-        if not text.strip():
+        if number in ignored or not text.strip():
             continue
         try:
             record = parse_record(_json(text), number)
@@ -248,7 +310,7 @@ def read_capture(path: str | os.PathLike[str]) -> Capture:
             problems.append(f"line {number}: time goes backwards ({record.t} after {last_t})")
         last_t = max(last_t, record.t)
         records.append(record)
-    return Capture(header=header, records=records, problems=problems, cut_off=cut_off)
+    return Capture(header=header, records=records, problems=problems, cut_off="; ".join(warnings) or None)
 
 
 class CaptureWriter:
