@@ -211,6 +211,34 @@ def test_a_damaged_gzip_member_costs_only_what_lay_past_the_damage(tmp_path: Pat
     assert capture.cut_off == f"line {kept + 2}: cut off (a crash mid-write?); ignored"
 
 
+@pytest.mark.parametrize("name", ["c.jsonl", "c.jsonl.gz"])
+def test_the_writer_starts_on_a_line_of_its_own_after_a_last_line_without_newline(
+    tmp_path: Path, name: str
+) -> None:
+    """A header typed without its newline (or compressed so), then a session appends to it."""
+    path = tmp_path / name
+    text = json.dumps(HEADER).encode()
+    path.write_bytes(gzip.compress(text) if name.endswith(".gz") else text)
+    with CaptureWriter(path, board="events", start=518) as writer:
+        writer.event(PieceLifted(square=chess.E2, t=1.0))
+    capture = read_capture(path)
+    assert [r.line for r in capture.records] == [2]
+    assert capture.problems == [] and capture.cut_off is None
+
+
+def test_the_writer_does_not_join_its_first_record_to_a_line_a_crash_cut(tmp_path: Path) -> None:
+    """Plain text has no member boundary: the cut line becomes a bad line, and the new records are kept."""
+    path = write(tmp_path / "c.jsonl", [json.dumps(HEADER), '{"t": 1, "lift": "e2"}'])
+    with path.open("a") as handle:
+        handle.write('{"t": 2, "pla')
+    with CaptureWriter(path, board="events", start=518) as writer:
+        writer.event(PiecePlaced(square=chess.E4, t=3.0))
+        writer.event(PieceLifted(square=chess.E7, t=4.0))
+    capture = read_capture(path)
+    assert [r.line for r in capture.records] == [2, 4, 5]
+    assert capture.problems == ["line 3: not valid JSON"]
+
+
 def test_start_accepts_xfen_and_shredder_fen(tmp_path: Path) -> None:
     for fen in ("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1",
                 "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"):

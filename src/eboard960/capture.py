@@ -210,14 +210,15 @@ def _text(path: Path) -> tuple[list[str], list[int], list[str]]:
     return io.StringIO(text.decode("utf-8", errors="replace"), newline="\n").readlines(), cut, skipped
 
 
-def _gzip_text(data: bytes) -> tuple[bytes, list[int], list[str]]:
+def _gzip_text(data: bytes, *, followed: bool = False) -> tuple[bytes, list[int], list[str]]:
     """Gzip data read member by member: its text, the lines a damaged member cut, the bytes skipped.
 
     Every session appends a member, and a crash leaves its member unfinished (or
     junk, such as zeros, after it), so each member is read on its own and damage
     costs only what lay past it. A damaged member's unfinished last line ends where
     the member does (its number is returned: it was cut off), so the first record
-    of the member after it starts a line of its own.
+    of the member after it starts a line of its own. `followed`: read the data as
+    it will read once a writer has appended a member.
     """
     text = bytearray()
     cut: list[int] = []
@@ -237,7 +238,7 @@ def _gzip_text(data: bytes) -> tuple[bytes, list[int], list[str]]:
         first = stop if out else position
         if first < following:
             skipped.append(f"bytes {first}..{following - 1} are not gzip data (a crash?); skipped")
-        if following < len(data) and text and not text.endswith(b"\n"):
+        if (following < len(data) or followed) and text and not text.endswith(b"\n"):
             text += b"\n"
             cut.append(text.count(b"\n"))
         position = following
@@ -316,8 +317,9 @@ def read_capture(path: str | os.PathLike[str]) -> Capture:
 class CaptureWriter:
     """Appends records to a capture and flushes each one: the game's crash-safe journal.
 
-    Opening an existing file appends to it (a resumed session); a new file gets
-    the header first. `fsync=True` also survives a power cut, at a cost per record.
+    Opening an existing file appends to it (a resumed session), on a line of its
+    own after a cut one; a new file gets the header first. `fsync=True` also
+    survives a power cut, at a cost per record.
     """
 
     def __init__(
@@ -334,7 +336,11 @@ class CaptureWriter:
         self._fsync = fsync
         fresh = not self.path.exists() or self.path.stat().st_size == 0
         opener = gzip.open if self.path.suffix == ".gz" else open
+        ends_mid_line = not fresh and _ends_mid_line(self.path)
         self._file: IO[str] = opener(self.path, "at", encoding="utf-8", newline="\n")
+        if ends_mid_line:  # a record a crash cut, or a last newline missing: the next must not join it
+            self._file.write("\n")
+            self._file.flush()
         if fresh:
             created = created or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
             header = {"capture": FORMAT_VERSION, "board": board, "start": start, "created": created}
@@ -367,6 +373,16 @@ class CaptureWriter:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _ends_mid_line(path: Path) -> bool:
+    """Whether text appended to `path` would run on from its last line, as the reader reads it."""
+    if path.suffix == ".gz":
+        text = _gzip_text(path.read_bytes(), followed=True)[0]
+        return bool(text) and not text.endswith(b"\n")
+    with path.open("rb") as handle:
+        handle.seek(-1, os.SEEK_END)
+        return handle.read(1) != b"\n"
 
 
 def event_record(event: SquareEvent) -> dict[str, Any]:
