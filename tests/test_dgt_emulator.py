@@ -120,7 +120,8 @@ def test_the_recognizer_reads_a_whole_emulated_game() -> None:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_faults_spoil_the_wire_but_not_the_picture(seed: int) -> None:
-    faults = Faults(garbage=0.3, split=0.3, cut=0.2, bounce=0.2, seed=seed)
+    """Garbage, split messages and bounces cost nothing; a cut message (below) costs its change."""
+    faults = Faults(garbage=0.3, split=0.3, bounce=0.2, seed=seed)
     model = DgtFirmware(start=100, faults=faults)
     host = Host(model)
     host.send(EnableUpdates(), RequestBoard())
@@ -131,6 +132,33 @@ def test_faults_spoil_the_wire_but_not_the_picture(seed: int) -> None:
     host.hear(b"")
     assert view(host.events) == board.piece_map()
     assert any(isinstance(e, dgt.Discarded) for e in host.events)
+
+
+def test_a_cut_message_loses_its_tail_and_so_its_change() -> None:
+    model, clean = DgtFirmware(faults=Faults(cut=1.0)), DgtFirmware()
+    host, clean_host = Host(model), Host(clean)
+    host.send(EnableUpdates())
+    clean_host.send(EnableUpdates())
+    out, whole = model.lift(chess.E2), clean.lift(chess.E2)
+    assert whole.startswith(out) and len(out) < len(whole)
+    assert host.hear(out) == []  # the head waits for a tail that never comes
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_cut_messages_lose_changes_that_a_dump_repairs(seed: int) -> None:
+    """A cut field update is a change the host never hears of: the next message resyncs, a dump repairs."""
+    model = DgtFirmware(start=100, faults=Faults(garbage=0.3, split=0.3, cut=0.2, seed=seed))
+    host = Host(model)
+    host.send(EnableUpdates(), RequestBoard())
+    board = chess.Board.from_chess960_pos(100)
+    for move in castling_game(100, 40, seed):
+        host.hear(model.play_move(board, move))
+        board.push(move)
+    host.hear(b"")
+    assert any(isinstance(e, dgt.Discarded) for e in host.events)
+    assert view(host.events) != board.piece_map()
+    host.send(RequestBoard())
+    assert view(host.events) == board.piece_map()
 
 
 def test_dropped_messages_are_repaired_by_a_dump() -> None:

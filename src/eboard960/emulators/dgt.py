@@ -421,10 +421,10 @@ class DgtFirmware(HandMoves):
         if rng.random() < faults.drop:
             return out
         if rng.random() < faults.cut:
-            out += message[: rng.randrange(1, len(message))]
+            message = message[: rng.randrange(1, len(message))]
         elif rng.random() < faults.garbage:
             out += _garbage(rng)
-        if rng.random() < faults.split:
+        if rng.random() < faults.split and len(message) > 1:
             cut = rng.randrange(1, len(message))
             message, self._held = message[:cut], message[cut:]
         return out + message
