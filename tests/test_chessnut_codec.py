@@ -95,6 +95,14 @@ def test_a_frame_cut_across_notifications_is_joined() -> None:
     assert codec.buffered == 0
 
 
+def test_a_one_letter_name_is_a_whole_reply() -> None:
+    """A name has no chip byte before its text, so one letter is a whole `2C` reply; `27` needs two bytes."""
+    codec = cn.ChessnutCodec()
+    assert codec.receive_data(bytes.fromhex("2c0141")) == [cn.DeviceName(name="A")]
+    assert codec.receive_data(bytes.fromhex("270100")) == []
+    assert codec.discarded == 3
+
+
 def test_a_stale_partial_frame_is_dropped_and_the_next_frame_read() -> None:
     codec = cn.ChessnutCodec(stale_after=0.5)
     frame = start_frame(chess.Board())

@@ -212,12 +212,18 @@ FRAME_LENGTHS: dict[int, int | None] = {
 }
 
 
+# The shortest text reply: the firmware version has a chip byte before its text, a name is only text.
+TEXT_MIN_LENGTHS = {0x27: 2, 0x2C: 1}
+
+
 def _expected_length(frame_type: int, length: int) -> bool:
     """Whether `length` is plausible for a frame of `frame_type` (guards resync)."""
     if frame_type not in FRAME_LENGTHS:
         return False
     fixed = FRAME_LENGTHS[frame_type]
-    return length == fixed if fixed is not None else 2 <= length <= MAX_FRAME_SIZE - 2
+    if fixed is not None:
+        return length == fixed
+    return TEXT_MIN_LENGTHS[frame_type] <= length <= MAX_FRAME_SIZE - 2
 
 
 def _plausible_start(frame_type: int, payload: bytes) -> bool:
