@@ -95,6 +95,87 @@ def test_a_frame_cut_across_notifications_is_joined() -> None:
     assert codec.buffered == 0
 
 
+@pytest.mark.parametrize("kept", range(1, cn.POSITION_FRAME_SIZE))
+def test_a_cut_frame_then_a_whole_one_reads_as_the_whole_one_only(kept: int) -> None:
+    """A notification lost (a frame's tail); 200 ms later, before `stale_after`, the next whole frame."""
+    board = chess.Board()
+    frame = cn.position_frame(board.piece_map(), uptime_s=1000)
+    codec = cn.ChessnutCodec()
+    codec.receive_data(frame, t=0.0)
+    assert codec.receive_data(frame[:kept], t=0.2) == []
+    assert codec.receive_data(frame, t=0.4) == []  # unchanged: no false lifts and places
+    board.push_san("Nf3")
+    frame = cn.position_frame(board.piece_map(), uptime_s=1001)
+    codec.receive_data(frame[:kept], t=0.6)
+    assert codec.receive_data(frame, t=0.8) == [
+        PieceLifted(square=chess.G1, t=0.8),
+        PiecePlaced(square=chess.F3, piece=chess.Piece.from_symbol("N"), t=0.8),
+    ]
+    assert codec.buffered == 0 and codec.discarded == 2 * kept
+
+
+def test_a_cut_frame_is_dropped_when_the_rest_of_the_next_begins_like_a_frame() -> None:
+    """Joined, a cut head and the next frame leave `01 24 ...` behind: a frame's head, by chance."""
+    raw = bytearray(cn.encode_position(chess.Board().piece_map()))
+    raw[20:22] = bytes.fromhex("0124")  # frame bytes 22-23: what a 16-byte head joined to the frame leaves
+    pieces = cn.decode_position(bytes(raw))
+    assert pieces is not None
+    frame = cn.position_frame(pieces)
+    codec = cn.ChessnutCodec()
+    codec.receive_data(frame, t=0.0)
+    for t in (0.2, 0.6):
+        codec.receive_data(frame[:16], t=t)
+        assert codec.receive_data(frame, t=t + 0.2) == []
+        assert codec.buffered == 0
+
+
+def test_at_a_23_byte_mtu_a_lost_notification_costs_only_its_frame() -> None:
+    """Every frame comes as 20 + 18 bytes; an 18 is lost, and the next frame's 20 must not complete it."""
+    board = chess.Board()
+    frames = []
+    for san in ("e4", "e5", "Nf3"):
+        board.push_san(san)
+        frames.append(cn.position_frame(board.piece_map()))
+    codec, clean = cn.ChessnutCodec(), cn.ChessnutCodec()
+    codec.receive_data(start_frame(chess.Board()), t=0.0)
+    clean.receive_data(start_frame(chess.Board()), t=0.0)
+    codec.receive_data(frames[0][:20], t=0.2)  # its 18 are lost
+    for t, frame in ((0.4, frames[1]), (0.6, frames[2])):
+        assert codec.receive_data(frame[:20], t=t) == []
+        assert codec.receive_data(frame[20:], t=t + 0.01) == clean.receive_data(frame, t=t + 0.01)
+    assert codec.buffered == 0 and codec.discarded == 20
+
+
+def test_a_cut_frame_then_a_reply_then_a_whole_frame_reads_both() -> None:
+    board = chess.Board()
+    codec = cn.ChessnutCodec()
+    codec.receive_data(start_frame(board), t=0.0)
+    codec.receive_data(start_frame(board)[:20], t=0.2)
+    assert codec.receive_data(bytes.fromhex("230100"), t=0.25) == []  # the cut frame might yet go on
+    assert codec.receive_data(start_frame(board), t=0.4) == [cn.Ack(ok=True, t=0.4)]
+    assert codec.buffered == 0
+
+
+@pytest.mark.parametrize("tail", ["0124", "230100", "2a0250"])
+@pytest.mark.parametrize("then", [b"", bytes.fromhex("230100")])
+def test_a_frame_split_across_notifications_is_joined_when_its_tail_starts_like_a_frame(
+    tail: str, then: bytes
+) -> None:
+    """A 38-byte frame at a 23-byte MTU: 20 bytes, then 18 that begin like a frame (and then another)."""
+    raw = bytearray(cn.encode_position(chess.Board().piece_map()))
+    raw[18 : 18 + len(tail) // 2] = bytes.fromhex(tail)  # frame bytes 20.. are the second notification
+    pieces = cn.decode_position(bytes(raw))
+    assert pieces is not None
+    frame = cn.position_frame(pieces)
+    assert frame[20:].startswith(bytes.fromhex(tail))
+    codec = cn.ChessnutCodec()
+    assert codec.receive_data(frame[:20], t=0.0) == []
+    got = codec.receive_data(frame[20:] + then, t=0.01)
+    assert got[0] == BoardSnapshot.from_pieces(pieces, 0.01)
+    assert got[1:] == ([cn.Ack(ok=True, t=0.01)] if then else [])
+    assert codec.buffered == 0 and codec.discarded == 0
+
+
 def test_a_one_letter_name_is_a_whole_reply() -> None:
     """A name has no chip byte before its text, so one letter is a whole `2C` reply; `27` needs two bytes."""
     codec = cn.ChessnutCodec()

@@ -6,7 +6,9 @@ never collide, so the codec reads them as one stream. A notification may be
 cut in two (small MTU), so a cut frame waits for the rest, unless its first
 payload bytes already cannot belong to it. A cut frame still waiting after
 `stale_after` seconds when new bytes arrive was noise: the codec drops its
-first byte and resyncs inside the bytes it held.
+first byte and resyncs inside the bytes it held. A frame whose tail was lost
+is completed falsely by the next frame's head; the codec tells that from a
+true continuation by what follows the join (`_cut_head`) and drops the head.
 
 The board reports only whole positions; `SnapshotDiffer` turns them into
 lift/place events. The first frame after `RequestBoard` (sent at connect and
@@ -256,6 +258,7 @@ class ChessnutCodec(StaleBuffer):
         super().__init__(stale_after=stale_after)
         self.battery = battery
         self._differ = SnapshotDiffer()
+        self._cut_at: int | None = None  # where the bytes that came after a waiting cut frame begin
 
     def resync(self) -> None:
         """Pass the next position on whole (call after a reconnect)."""
@@ -264,41 +267,77 @@ class ChessnutCodec(StaleBuffer):
     def _parse(self, t: float, events: list[Any], *, stale: bool) -> None:
         """Decode whole frames from the buffer; a cut frame waits, unless it is `stale`."""
         while self._buffer:
-            taken = self._take_frame(t, events)
-            if taken is None and not stale:
+            size, reading = self._frame_at(0, t)
+            if size is None and not stale:
                 break
-            if not taken:
-                del self._buffer[0]
+            head = self._cut_head(size, t) if size else 0
+            if head:  # dropped whole: resyncing inside it would find false frames in its payload
+                size = head
+                self.discarded += head
+            elif not size:
+                size = 1
                 self.discarded += 1
+            elif isinstance(reading, BoardSnapshot):
+                events.extend(self._differ.diff(reading))
             else:
-                del self._buffer[:taken]
+                events.append(reading)
+            del self._buffer[:size]
             self._since = t
+            if self._cut_at is not None:
+                self._cut_at = self._cut_at - size if self._cut_at > size else None
+        if self._buffer and self._cut_at is None:
+            self._cut_at = len(self._buffer)  # the next bytes to arrive go here
 
-    def _take_frame(self, t: float, events: list[Any]) -> int | None:
-        """Decode the frame at the buffer's start: its size, 0 if it is garbage, None if cut."""
+    def _frame_at(self, at: int, t: float) -> tuple[int | None, Any]:
+        """The frame at `at` in the buffer and what it says; its size is 0 if it is garbage, None if cut."""
         buf = self._buffer
-        if len(buf) < 2:
-            return None if buf[0] in FRAME_LENGTHS else 0
-        frame_type, length = buf[0], buf[1]
+        if len(buf) - at < 2:
+            return (None if buf[at] in FRAME_LENGTHS else 0), None
+        frame_type, length = buf[at], buf[at + 1]
         if not _expected_length(frame_type, length):
-            return 0
-        if len(buf) < 2 + length:
-            return None if _plausible_start(frame_type, bytes(buf[2:])) else 0
-        decoded = self._decode(frame_type, bytes(buf[2 : 2 + length]), t)
-        if decoded is None:
-            return 0
-        events.extend(decoded)
-        return 2 + length
+            return 0, None
+        payload = bytes(buf[at + 2 : at + 2 + length])
+        if len(payload) < length:
+            return (None if _plausible_start(frame_type, payload) else 0), None
+        reading = self._read(frame_type, payload, t)
+        return (0 if reading is None else 2 + length), reading
 
-    def _decode(self, frame_type: int, payload: bytes, t: float) -> list[Any] | None:
-        """The events a complete frame carries; None when its payload is not valid."""
+    def _cut_head(self, size: int, t: float) -> int:
+        """The length of a cut frame's head that the whole frame at the buffer's start joins falsely, or 0.
+
+        The board repeats its position every 200 ms, sooner than `stale_after`, so
+        a frame that lost its tail would be completed by the next frame's head. A
+        true continuation is followed by whole frames (the last perhaps still
+        cut); a false join leaves the rest of the next frame behind it, which reads
+        as garbage (or, by chance, as the head of a frame) while the bytes that
+        came after the cut read as frames (whole ones, in the second case).
+        """
+        cut_at = self._cut_at
+        if cut_at is None or cut_at >= size:
+            return 0
+        after_join, after_cut = self._leftover(size, t), self._leftover(cut_at, t)
+        if after_cut is None:
+            return 0
+        joined_falsely = after_join is None or (after_join > 0 and after_cut == 0)
+        return cut_at if joined_falsely else 0
+
+    def _leftover(self, at: int, t: float) -> int | None:
+        """The buffer from `at` on read as frames: the bytes of a cut last one left over, None at garbage."""
+        while at < len(self._buffer):
+            size = self._frame_at(at, t)[0]
+            if size is None:
+                return len(self._buffer) - at
+            if not size:
+                return None
+            at += size
+        return 0
+
+    def _read(self, frame_type: int, payload: bytes, t: float) -> Any:
+        """What a complete frame says (a position as a whole snapshot); None when it is not valid."""
         if frame_type == POSITION_TYPE:
             pieces = decode_position(payload[:32])
-            if pieces is None:
-                return None
-            return list(self._differ.diff(BoardSnapshot.from_pieces(pieces, t)))
-        event = self._reply(frame_type, payload, t)
-        return None if event is None else [event]
+            return None if pieces is None else BoardSnapshot.from_pieces(pieces, t)
+        return self._reply(frame_type, payload, t)
 
     def _reply(self, frame_type: int, payload: bytes, t: float) -> Any:
         """The event of a reply frame (not a position), or None when it is not valid."""
