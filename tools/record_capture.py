@@ -167,9 +167,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--moves", help="the game, UCI or SAN, space separated")
     parser.add_argument("--random", type=int, default=30, help="plies of a random game")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--garbage", type=float, default=0.0)
-    parser.add_argument("--split", type=float, default=0.0)
-    parser.add_argument("--cut", type=float, default=0.0)
+    parser.add_argument("--garbage", type=float, default=0.0, help="chance of junk bytes before a message")
+    parser.add_argument("--split", type=float, default=0.0,
+                        help="chance of a message's tail held back until the next")
+    parser.add_argument("--cut", type=float, default=0.0,
+                        help="chance of a message losing its tail: the change it reported is lost, "
+                             "so the expected PGN may not be what replay reads")
     parser.add_argument("--pulls", type=int, default=0, help="links pulled during the game")
     parser.add_argument("--pause", type=float, default=0.02, help="seconds between moves")
     parser.add_argument("--force", action="store_true",
