@@ -119,6 +119,7 @@ def test_json_nested_too_deeply_is_not_valid_json_and_the_rest_is_kept(tmp_path:
         ('{"capture": 1, "board": "dgt"}', "line 1: the header has no 'start'"),
         ('{"capture": 1, "board": "dgt", "start": 960}', "line 1: start position 960 is outside 0..959"),
         ('{"capture": 1, "board": "dgt", "start": "nonsense"}', "line 1: start is not a valid FEN"),
+        ('{"capture": 1, "board": "dgt", "start": "\u00b2"}', "line 1: start is not a valid FEN"),
     ],
 )
 def test_bad_headers_get_one_line_errors(tmp_path: Path, header: str, message: str) -> None:

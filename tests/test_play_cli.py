@@ -166,6 +166,7 @@ def test_moves_from_a_file_or_dev_null_are_read_as_from_a_pipe(source: str, tmp_
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["--position", "1000"], "--position must be 0..959, 'random' or 'day', not '1000'"),
+    (["--position", "\u00b2"], "--position must be 0..959, 'random' or 'day', not '\u00b2'"),
     (["--position", "day"], "--position day needs --secret-file FILE"),
     (["--board", "dgt"], "--board dgt needs --port (e.g. /dev/ttyUSB0)"),
     (["--demo", "--engine", "stockfish"], "the demo plays both sides; leave out --engine"),

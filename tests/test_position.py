@@ -78,6 +78,8 @@ def test_parse_reads_number_rank_or_fen():
     assert StartPosition.parse("518").is_standard
     assert StartPosition.parse("rnbqkbnr").is_standard
     assert StartPosition.parse("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR").is_standard
+    with pytest.raises(PositionError, match="bad back rank"):
+        StartPosition.parse("\u00b2")  # a digit to Python, not a number to int()
 
 
 def test_renderings_show_the_board():

@@ -92,7 +92,7 @@ def parse_start(value: Any) -> chess.Board:
             raise CaptureError(f"start position {value} is outside 0..959")
         return chess.Board.from_chess960_pos(value)
     if isinstance(value, str):
-        if value.strip().isdigit():
+        if value.strip().isascii() and value.strip().isdigit():  # "²" is a digit to Python, not to int()
             return parse_start(int(value))
         try:
             return chess.Board(value, chess960=True)

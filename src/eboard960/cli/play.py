@@ -60,7 +60,7 @@ def _start(args: argparse.Namespace) -> int:
         if args.secret_file is None:
             raise PositionError("--position day needs --secret-file FILE")
         return day_position(read_secret(args.secret_file), datetime.date.today(), args.round)
-    if text.isdigit() and 0 <= int(text) <= 959:
+    if text.isascii() and text.isdigit() and 0 <= int(text) <= 959:
         return int(text)
     raise PositionError(f"--position must be 0..959, 'random' or 'day', not {text!r}")
 
