@@ -300,8 +300,8 @@ def read_capture(path: str | os.PathLike[str]) -> Capture:
         if number in ignored or not text.strip():
             continue
         try:
-            record = parse_record(_json(text), number)
-        except ValueError:
+            record = parse_record(json.loads(text), number)
+        except (ValueError, RecursionError):  # RecursionError: nested too deeply for the parser
             problems.append(f"line {number}: not valid JSON")
             continue
         except CaptureError as error:
