@@ -7,6 +7,8 @@ import random
 
 import chess
 
+from eboard960.board import Board
+from eboard960.commands import RequestBoard
 from eboard960.events import BoardSnapshot, PieceLifted, PiecePlaced
 
 # Position 0 (BBQNNRKR): en passant, a promotion, captures and both sides castling
@@ -111,3 +113,16 @@ def as_snapshots(start: chess.Board, events: list, every: int = 1) -> list:
     if pending:
         out.append(BoardSnapshot(occupied=occupied, pieces=dict(named), t=events[-1].t))
     return out
+
+
+async def two_snapshots(board: Board) -> list[BoardSnapshot]:
+    """The board's first whole snapshot, then the one answering a RequestBoard sent through the joiner."""
+    snapshots: list[BoardSnapshot] = []
+    async with board:
+        async for event in board:
+            if isinstance(event, BoardSnapshot):
+                snapshots.append(event)
+                if len(snapshots) == 2:
+                    break
+                board.send(RequestBoard())  # the board is unchanged: no lift or place to diff
+    return snapshots

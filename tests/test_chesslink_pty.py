@@ -13,7 +13,7 @@ import random
 import chess
 import chess.pgn
 import pytest
-from game_helpers import GAME_960
+from game_helpers import GAME_960, two_snapshots
 from pty_socket import Socket
 
 from eboard960.board import Board
@@ -241,15 +241,7 @@ def test_the_status_answering_a_request_through_the_board_joiner_is_a_resync() -
         model = ChessLinkFirmware(start=0)
         async with PtyRunner(model) as runner:
             joined = Board(cl.ChessLinkCodec, lambda: SerialTransport(runner.path, protocol="chesslink"))
-            snapshots: list[BoardSnapshot] = []
-            async with joined:
-                async for event in joined:
-                    if isinstance(event, BoardSnapshot):
-                        snapshots.append(event)
-                        if len(snapshots) == 2:
-                            break
-                        joined.send(RequestBoard())  # the board is unchanged: no lift or place to diff
-        return snapshots
+            return await two_snapshots(joined)
 
     snapshots = asyncio.run(asyncio.wait_for(scenario(), TIMEOUT))
     assert [s.pieces for s in snapshots] == [chess.Board.from_chess960_pos(0).piece_map()] * 2

@@ -21,6 +21,7 @@ from typing import Any
 import chess
 import chess.pgn
 from bleak import BleakClient
+from game_helpers import two_snapshots
 
 from eboard960.ble.bumble_backend import BumbleClient, VirtualRadio
 from eboard960.ble.emulated import open_emulated
@@ -270,14 +271,7 @@ def test_the_position_answering_a_request_through_the_board_joiner_is_a_resync()
         emulated = await open_emulated("chessnut", START)
         emulated.model.notify = emulated.peripheral.send
         board = Board(lambda: codec_for("chessnut"), lambda: emulated.transport, backoff=FAST_BACKOFF)
-        snapshots: list[BoardSnapshot] = []
-        async with board:
-            async for event in board:
-                if isinstance(event, BoardSnapshot):
-                    snapshots.append(event)
-                    if len(snapshots) == 2:
-                        break
-                    board.send(RequestBoard())  # the board is unchanged: no lift or place to diff
+        snapshots = await two_snapshots(board)
         await emulated.close()
         return snapshots
 

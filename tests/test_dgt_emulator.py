@@ -118,11 +118,8 @@ def test_the_recognizer_reads_a_whole_emulated_game() -> None:
     assert rec.board.move_stack == moves
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_faults_spoil_the_wire_but_not_the_picture(seed: int) -> None:
-    """Garbage, split messages and bounces cost nothing; a cut message (below) costs its change."""
-    faults = Faults(garbage=0.3, split=0.3, bounce=0.2, seed=seed)
-    model = DgtFirmware(start=100, faults=faults)
+def _castling_game_heard(model: DgtFirmware, seed: int) -> tuple[Host, chess.Board]:
+    """A 40-ply castling game from position 100 made on `model`, with a host listening to every byte."""
     host = Host(model)
     host.send(EnableUpdates(), RequestBoard())
     board = chess.Board.from_chess960_pos(100)
@@ -130,6 +127,14 @@ def test_faults_spoil_the_wire_but_not_the_picture(seed: int) -> None:
         host.hear(model.play_move(board, move))
         board.push(move)
     host.hear(b"")
+    return host, board
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_faults_spoil_the_wire_but_not_the_picture(seed: int) -> None:
+    """Garbage, split messages and bounces cost nothing; a cut message (below) costs its change."""
+    model = DgtFirmware(start=100, faults=Faults(garbage=0.3, split=0.3, bounce=0.2, seed=seed))
+    host, board = _castling_game_heard(model, seed)
     assert view(host.events) == board.piece_map()
     assert any(isinstance(e, dgt.Discarded) for e in host.events)
 
@@ -148,13 +153,7 @@ def test_a_cut_message_loses_its_tail_and_so_its_change() -> None:
 def test_cut_messages_lose_changes_that_a_dump_repairs(seed: int) -> None:
     """A cut field update is a change the host never hears of: the next message resyncs, a dump repairs."""
     model = DgtFirmware(start=100, faults=Faults(garbage=0.3, split=0.3, cut=0.2, seed=seed))
-    host = Host(model)
-    host.send(EnableUpdates(), RequestBoard())
-    board = chess.Board.from_chess960_pos(100)
-    for move in castling_game(100, 40, seed):
-        host.hear(model.play_move(board, move))
-        board.push(move)
-    host.hear(b"")
+    host, board = _castling_game_heard(model, seed)
     assert any(isinstance(e, dgt.Discarded) for e in host.events)
     assert view(host.events) != board.piece_map()
     host.send(RequestBoard())
