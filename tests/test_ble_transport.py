@@ -8,10 +8,10 @@ import inspect
 import chess
 import pytest
 
-from eboard960.ble.bumble_backend import VirtualRadio, bumble_stack
+from eboard960.ble.bumble_backend import BumbleClient, VirtualRadio, bumble_stack
 from eboard960.ble.emulated import open_emulated, start_peripheral
 from eboard960.ble.profiles import PROFILES
-from eboard960.ble.transport import BleTransport
+from eboard960.ble.transport import BleStack, BleTransport
 from eboard960.commands import EnableUpdates, RequestBoard, SetLeds
 from eboard960.errors import TransportError
 from eboard960.events import BoardSnapshot, PieceLifted, PiecePlaced
@@ -144,6 +144,34 @@ def test_close_wakes_a_pending_read() -> None:
         with pytest.raises(TransportError):
             await reader
         await emulated.peripheral.stop()
+
+    asyncio.run(scenario())
+
+
+class _UnansweredDisconnect(BumbleClient):
+    """The Bumble client, with a board that never confirms the disconnection (gone out of range)."""
+
+    async def disconnect(self) -> None:
+        await super().disconnect()
+        raise TimeoutError
+
+
+def test_a_disconnection_the_board_never_confirms_still_closes() -> None:
+    """A close that times out is logged, not raised: the Board's loop only expects TransportError."""
+
+    async def scenario() -> None:
+        radio = VirtualRadio()
+        peripheral = await start_peripheral(radio, "pegasus", 518)
+        stack = bumble_stack(await radio.central())
+        stack = BleStack(client_backend=_UnansweredDisconnect, scanner_backend=stack.scanner_backend,
+                         options=stack.options)
+        transport = BleTransport(peripheral.address, PROFILES["pegasus"], stack=stack)
+        await transport.open()
+        reader = asyncio.create_task(transport.read())
+        await transport.close()
+        assert not transport.is_open
+        with pytest.raises(TransportError):
+            await reader
 
     asyncio.run(scenario())
 

@@ -201,5 +201,5 @@ class BleTransport:
             self._queue.put_nowait(_DROPPED)
             try:
                 await client.disconnect()
-            except BleakError as error:
-                log.info("disconnecting from %s: %s", self.name, error)
+            except (BleakError, TimeoutError, OSError) as error:  # the link is gone either way
+                log.info("disconnecting from %s: %s", self.name, str(error) or type(error).__name__)
