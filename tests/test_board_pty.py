@@ -338,3 +338,22 @@ def test_leds_on_a_board_turned_round_light_the_squares_asked_for() -> None:
     events, model = asyncio.run(scenario())
     assert view(events) == chess.BaseBoard().piece_map()  # the player's view: white at the bottom
     assert model.lit_squares() == {chess.D7}  # the firmware's d7 is the player's e2
+
+
+class _BuggyTransport(SerialTransport):
+    """A serial transport with a bug: opening raises what no transport may (not a TransportError)."""
+
+    async def open(self) -> None:
+        raise RuntimeError("a bug in the transport")
+
+
+def test_a_connection_loop_killed_by_a_bug_ends_the_events_with_it_instead_of_hanging() -> None:
+    async def scenario() -> None:
+        board = Board(DgtCodec, lambda: _BuggyTransport("/dev/ttyACM-missing"))
+        async with board:
+            with pytest.raises(RuntimeError, match="a bug in the transport"):
+                await asyncio.wait_for(anext(aiter(board)), TIMEOUT)
+            with pytest.raises(RuntimeError):  # and again: the error stays
+                await asyncio.wait_for(anext(aiter(board)), TIMEOUT)
+
+    asyncio.run(scenario())

@@ -48,6 +48,13 @@ wire = logging.getLogger("eboard960.wire")
 _END = object()
 
 
+@dataclass(frozen=True, slots=True)
+class _Failed:
+    """The connection loop died of `error`: the events end with it."""
+
+    error: BaseException
+
+
 class CaptureSink(Protocol):
     """What `Board` needs of a capture writer (`eboard960.capture.CaptureWriter`)."""
 
@@ -117,10 +124,16 @@ class Board:
     def start(self) -> None:
         if self._task is None:
             self._task = asyncio.create_task(self._run(), name="eboard960 board")
+            self._task.add_done_callback(self._ended)
+
+    def _ended(self, task: asyncio.Task[None]) -> None:
+        """A loop killed by an error no transport should raise ends the iteration with it, not in a hang."""
+        if not task.cancelled() and (error := task.exception()) is not None:
+            self._events.put_nowait(_Failed(error))
 
     async def close(self) -> None:
         task, self._task = self._task, None
-        if task is not None:
+        if task is not None and not task.done():  # a loop that died gave its error to the events
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
@@ -141,6 +154,9 @@ class Board:
         if event is _END:
             self._events.put_nowait(_END)
             raise StopAsyncIteration
+        if isinstance(event, _Failed):
+            self._events.put_nowait(event)
+            raise event.error
         return event
 
     def send(self, command: object) -> None:
