@@ -6,7 +6,7 @@ import dataclasses
 
 import chess
 
-from eboard960.events import BoardSnapshot, ButtonPressed, PieceLifted, PiecePlaced
+from eboard960.events import BoardSnapshot, ButtonPressed, LinkChanged, PieceLifted, PiecePlaced
 from eboard960.recognizer import Recognizer
 from eboard960.recognizer.table import REFUSED, TRANSITIONS, TRIGGERS, Mode
 
@@ -371,3 +371,82 @@ def test_an_en_passant_capture_that_would_expose_the_king_is_illegal_on_the_boar
     assert [r.kind for r in reports] == ["move", "illegal"]
     assert reports[-1].describe() == "empty c6; fill b5, c5"
     assert recognizer.board.move_stack == [chess.Move.from_uci("c7c5")]
+
+
+# What one turn leaves behind must not outlive it: found by a review of every field the recognizer keeps.
+
+def test_takeback_unconfirms_the_move_so_its_castling_can_still_complete() -> None:
+    """Found failing: after a takeback, the next move counted as confirmed by the clock press before it, so a
+    provisional rook step made final by the other side's touch could no longer become the castling."""
+    start = chess.Board("4k3/pppppppp/8/8/8/8/PPPPPPPP/4K2R w K - 0 1", chess960=True)
+    events = [lift("a2"), place("a3"), press("white"), lift("a3"), place("a2"),  # a3 taken back
+              lift("h1"), place("f1"), lift("a7"), place("a7"), lift("e1"), place("g1"), press("white")]
+    _, reports = run(start, events)
+    assert sans(reports) == ["a3", "Rf1", "O-O"]
+    assert [r.kind for r in reports if r.kind in ("illegal", "takeback")] == ["takeback", "takeback"]
+
+
+def test_takeback_forgets_a_promotion_button_pressed_in_the_turn_it_undoes() -> None:
+    start = chess.Board("7k/1P6/8/8/8/8/6p1/1K6 w - - 0 1", chess960=True)
+    events = [lift("b1"), place("a1"), press("white"), press("promote_r"),  # Black readies g1=R
+              lift("a1"), place("b1"), lift("b7"), place("b8"), press("white")]  # White takes Ka1 back
+    assert sans(run(start, events)[1])[-1] == "b8=Q+"
+
+
+def test_reconnect_snapshot_decides_a_capture_pending_from_the_clock() -> None:
+    """Found failing: the capture the mover's clock left pending (its piece in hand) was made after a
+    reconnect whose snapshot showed the piece back home."""
+    board = chess.Board()
+    board.push_san("e4")
+    board.push_san("d5")
+    events = [lift("e2"), place("e4"), press("white"), lift("d7"), place("d5"), press("black"),
+              lift("e4"), press("white"), LinkChanged(up=False), LinkChanged(up=True),
+              BoardSnapshot.from_board(board)]
+    assert sans(run(518, events)[1]) == ["e4", "d5"]
+
+
+def test_reconnect_line_stops_where_the_game_ended() -> None:
+    """Found failing (a traceback): the moves a reconnect snapshot shows went on past a move that ended
+    the game by insufficient material."""
+    start = chess.Board("4k3/8/8/8/8/1N6/3r4/4K3 w - - 0 1", chess960=True)
+    after = start.copy()
+    after.push_san("Nxd2")
+    after.push_san("Ke7")
+    events = [BoardSnapshot.from_board(start), LinkChanged(up=False), LinkChanged(up=True),
+              BoardSnapshot.from_board(after)]
+    _, reports = run(start, events)
+    assert sans(reports) == ["Nxd2"]
+    assert [r.termination for r in reports if r.kind == "game_over"] == ["insufficient_material"]
+
+
+def test_reconnect_line_promotes_to_the_piece_a_button_chose() -> None:
+    start = chess.Board("7k/1P6/8/8/8/8/6p1/1K6 w - - 0 1", chess960=True)
+    after = start.copy()
+    after.push_san("b8=N")
+    presence = "".join("." if after.piece_at(chess.square(f, r)) is None else "x"
+                       for r in range(7, -1, -1) for f in range(8))  # a board that cannot tell a knight
+    drop = [LinkChanged(up=False), LinkChanged(up=True)]
+    events = [BoardSnapshot.from_board(start), press("promote_n"), *drop,
+              BoardSnapshot.from_text(presence), lift("h8"), place("h7"), press("black")]
+    assert sans(run(start, events)[1]) == ["b8=N", "Kh7"]
+
+
+def test_knock_back_after_the_move_it_made_final_ended_the_game_leaves_the_end() -> None:
+    """Found failing (a traceback): Black's lift made the mate final, and the knocked piece coming back
+    tried to reopen the move in a game already over."""
+    events = [lift("e2"), place("e4"), press("white"), lift("e7"), place("e5"), press("black"),
+              lift("f1"), place("c4"), press("white"), lift("b8"), place("c6"), press("black"),
+              lift("d1"), place("h5"), press("white"), lift("g8"), place("f6"), press("black"),
+              lift("f7"), lift("h5"), place("f7")]
+    timed = [dataclasses.replace(e, t=n * 1.0) for n, e in enumerate(events, start=1)]
+    knock = [PieceLifted(square=chess.D7, t=23.0), PieceLifted(square=chess.C7, t=23.05),
+             PiecePlaced(square=chess.D7, t=23.1)]
+    recognizer = Recognizer(518)
+    reports = [r for event in timed + knock for r in recognizer.feed(event)] + recognizer.finish()
+    assert sans(reports)[-1] == "Qxf7#"
+    assert [r.result for r in reports if r.kind == "game_over"] == ["1-0"]
+    stopped = Recognizer(518)
+    for event in timed + knock[:2]:
+        stopped.feed(event)
+    stopped.stop()  # a flag fell between the lift and the knocked piece coming back
+    assert stopped.feed(knock[2]) == []

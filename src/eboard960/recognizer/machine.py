@@ -370,8 +370,8 @@ class Recognizer(Hindsight):
             segment.note_place(square, self._occupied)
         if piece is not None:
             self._pieces[square] = piece
-        if self._final_lift is not None and self._final_lift[0] == square:
-            self._reopen_knocked(piece)
+        if self._final_lift is not None and self._final_lift[0] == square and self.mode is not Mode.GAME_OVER:
+            self._reopen_knocked(piece)  # not once the game ended: the end stands
         bounced = self._is_bounce(square, piece, self._t)
         if bounced:
             self._bounced_since_press |= bit
@@ -490,6 +490,8 @@ class Recognizer(Hindsight):
         if self.rotated or (self._detect_rotation and pieces and self._turned_round(pieces)):
             occupied, pieces = _turned_bits(occupied), _turned(pieces)
         resync, self._resync = self._resync, False
+        if resync:
+            self._unseen_capture = None  # the snapshot shows whether the piece in hand made it
         if not resync and self.mode is not Mode.GAME_OVER and not (
                 occupied == self._occupied and self._shows_expected(occupied, pieces)):
             self._report_changes(occupied, pieces, snapshot.t)  # reports were lost, or the board sends
@@ -527,11 +529,7 @@ class Recognizer(Hindsight):
                 self._open = None
                 self._after_open = None
                 self._alternatives = []
-            for move in line[:-1]:
-                self._make(move)
-            self._rebase()
-            self._show(line[-1])
-            self._rebase()
+            self._make_line(line, open_last=True)  # a button pressed before the drop chooses a promotion
             return
         if occupied == START_OCCUPANCY:
             self._set_up()
@@ -1108,6 +1106,13 @@ class Recognizer(Hindsight):
         self._open = None
         self._after_open = None
         self._alternatives = []
+
+    def take_back_last(self) -> None:
+        """A takeback: the turn it undoes takes with it a promotion button pressed in it, and the clock press
+        that had confirmed the move."""
+        self.undo_last()
+        self._promotion = None
+        self._plies_at_press = min(self._plies_at_press, len(self._board.move_stack))
 
     def undo_last(self) -> None:
         self._repetitions[_repetition_key(self._board)] -= 1  # the position taken back never stood

@@ -53,7 +53,7 @@ TRANSITIONS: list[dict[str, object]] = [
     dict(trigger="retract", source=OPEN, dest=PLAYING, after="drop_open"),
     dict(trigger="retract", source=ILLEGAL, dest=PLAYING, after=["report_restored", "drop_open"]),
     # takeback
-    dict(trigger="take_back", source=[PLAYING, ILLEGAL], dest=PLAYING, after="undo_last"),
+    dict(trigger="take_back", source=[PLAYING, ILLEGAL], dest=PLAYING, after="take_back_last"),
     # a promotion button after the mover's clock, before the other side began, changes the piece,
     # even where the default queen ended the game
     dict(trigger="rechoose", source=[PLAYING, GAME_OVER], dest=PLAYING, after="rechoose_last"),
