@@ -9,6 +9,7 @@ physically possible in a position (a piece cannot land on an occupied square).
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
 from collections.abc import Iterable, Sequence
 
@@ -54,6 +55,26 @@ def _castling_steps(order: str, squares: CastlingSquares) -> list[Step] | None:
         rook = [lift_r, place_r] if r0 != r1 else []
         return rook + king if king and rook else None
     raise ValueError(f"unknown castling order {order!r}")
+
+
+def _castling_placed_first(steps: list[Step], squares: CastlingSquares) -> list[list[Step]]:
+    """`steps` with the king's or the rook's arrival reported just before its departure (the board's scan
+    order), in every way its square is empty by then."""
+    k0, k1, r0, r1 = squares
+    variants = []
+    for i, (first, second) in enumerate(itertools.pairwise(steps)):
+        if (first.square, second.square) in ((k0, k1), (r0, r1)) and isinstance(first, PieceLifted) and (
+            isinstance(second, PiecePlaced)
+        ):
+            variant = [*steps[:i], second, first, *steps[i + 2:]]
+            occupied = {k0, r0}
+            for step in variant:
+                if isinstance(step, PiecePlaced) and step.square in occupied:
+                    break
+                (occupied.add if isinstance(step, PiecePlaced) else occupied.discard)(step.square)
+            else:
+                variants.append(variant)
+    return variants
 
 
 def castling_orders(board: chess.Board, move: chess.Move) -> dict[str, list[Step]]:
@@ -124,7 +145,10 @@ def human_events(board: chess.Board, move: chess.Move, rng: random.Random) -> li
     """
     if board.is_castling(move):
         orders = castling_orders(board, move)
-        return list(orders[rng.choice(sorted(orders))])
+        made = list(orders[rng.choice(sorted(orders))])
+        if rng.random() < 0.15:
+            made = rng.choice(_castling_placed_first(made, castling_squares(move)) or [made])
+        return made
     frm, to = move.from_square, move.to_square
     placed = _placed(board, move)
     place = PiecePlaced(square=to, piece=placed if rng.random() < 0.5 else None)
@@ -260,9 +284,14 @@ def human_game(board: chess.Board, moves: Iterable[chess.Move], rng: random.Rand
             touched = touch_in_hand(board, move, rng)
             steps[1:1] = touched
         path = set() if board.is_castling(move) or board.is_en_passant(move) else {move.from_square}
+        pairs = set()
+        if board.is_castling(move):
+            k0, k1, r0, r1 = castling_squares(move)
+            pairs = {(k0, k1), (r0, r1)}
         for before, step in zip([None, *steps[:-1]], steps, strict=True):
             # the moving piece's departure reported just after its arrival further on
-            placed_first = isinstance(before, PiecePlaced) and step.square in path - {before.square}
+            placed_first = isinstance(before, PiecePlaced) and (
+                step.square in path - {before.square} or (step.square, before.square) in pairs)
             add(step, SCAN_SECONDS if placed_first and isinstance(step, PieceLifted) else HAND_SECONDS)
             if path and isinstance(step, PiecePlaced) and step not in touched:
                 path.add(step.square)

@@ -12,6 +12,10 @@ from typing import NamedTuple
 
 import chess
 
+# the board's scan alone (the samples: at most 0.27 s) may report a piece's place before its lift; a hand
+# lifts again only later than this
+SCAN_SECONDS = 0.3
+
 
 class Lift(NamedTuple):
     """The last lift, kept to tell a bounce or a knock (the same square filled again soon) from a move."""
@@ -33,8 +37,8 @@ class PromotionPress(NamedTuple):
 class Segment:
     """Evidence gathered from the events since the board showed `base` (an occupancy)."""
 
-    __slots__ = ("base", "base_count", "bounced", "ever", "landed", "landings", "lifted", "order",
-                 "rebounced", "together", "when_lifted")
+    __slots__ = ("base", "base_count", "bounced", "ever", "landed", "landed_at", "landings", "left_at",
+                 "lifted", "order", "rebounced", "together", "when_lifted")
 
     def __init__(self, base: chess.Bitboard) -> None:
         self.base = base
@@ -50,8 +54,11 @@ class Segment:
         # for each square, every square that was empty at some moment it was emptied
         self.when_lifted: dict[chess.Square, chess.Bitboard] = {}
         self.order: list[chess.Square] = []  # squares by their last lift, oldest first, touches included
+        self.left_at: dict[chess.Square, float] = {}  # each square's last lift and place, touches included
+        self.landed_at: dict[chess.Square, float] = {}
 
-    def note_lift(self, square: chess.Square, occupied: chess.Bitboard) -> None:
+    def note_lift(self, square: chess.Square, occupied: chess.Bitboard, t: float) -> None:
+        self.left_at[square] = t
         self.lifted |= chess.BB_SQUARES[square]
         self.ever |= chess.BB_SQUARES[square]
         self.when_lifted[square] = self.when_lifted.get(square, 0) | (chess.BB_ALL & ~occupied)
@@ -63,7 +70,8 @@ class Segment:
             if not self.together or vacated != self.together[-1]:
                 self.together.append(vacated)
 
-    def note_place(self, square: chess.Square, occupied: chess.Bitboard) -> None:
+    def note_place(self, square: chess.Square, occupied: chess.Bitboard, t: float) -> None:
+        self.landed_at[square] = t
         self.landed[square] = self.landed.get(square, 0) | occupied
         self.landings[square] = self.landings.get(square, 0) + 1
 
@@ -104,6 +112,12 @@ class Segment:
         """Were the pieces from `a` and `b` both off the board at one moment?"""
         both = chess.BB_SQUARES[a] | chess.BB_SQUARES[b]
         return any(vacated & both == both for vacated in self.together)
+
+    def landed_just_before(self, square: chess.Square, origin: chess.Square) -> bool:
+        """Did a piece land on `square` at most `SCAN_SECONDS` before `origin` was emptied: the board
+        reporting the place of the piece from `origin` before its lift?"""
+        landed, left = self.landed_at.get(square), self.left_at.get(origin)
+        return landed is not None and left is not None and 0.0 <= left - landed <= SCAN_SECONDS
 
     def was_lifted(self, square: chess.Square) -> bool:
         return bool(self.lifted & chess.BB_SQUARES[square])

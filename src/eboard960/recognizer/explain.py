@@ -72,22 +72,32 @@ def castling_evidence(shape: CastlingShape, segment: Segment, shown: chess.Move 
     A square that holds a piece before and after but changed hands (the king
     landing where its rook stood, or the rook where the king stood) must have
     been emptied before the piece that left it could arrive, or both pieces
-    must have been in hand together; a transposition needs the latter. Else an
-    ordinary move and a touched piece explain the same occupancy better. A half
+    must have been in hand together (the board may report one's landing just
+    before its lift); a transposition needs the latter. Else an ordinary
+    move and a touched piece explain the same occupancy better. A half
     already `shown` as a move of its own (placed before its lift, say) left first.
     """
-    together = segment.held_together(shape.king_from, shape.rook_from)
     if shape.is_transposition:
-        return together
+        return segment.held_together(shape.king_from, shape.rook_from) or _placed_first(shape, segment)
     if shown is not None and (shown.from_square, shown.to_square) in (
         (shape.king_from, shape.king_to), (shape.rook_from, shape.rook_to)
     ):
         return True
     if shape.king_to == shape.rook_from:  # the rook must have left before it could land
-        return together or segment.left_before(shape.rook_from, shape.rook_to)
-    if shape.rook_to == shape.king_from:
-        return together or segment.left_before(shape.king_from, shape.king_to)
-    return True
+        left_first = segment.left_before(shape.rook_from, shape.rook_to)
+    elif shape.rook_to == shape.king_from:
+        left_first = segment.left_before(shape.king_from, shape.king_to)
+    else:
+        return True
+    together = segment.held_together(shape.king_from, shape.rook_from)
+    return left_first or together or _placed_first(shape, segment)
+
+
+def _placed_first(shape: CastlingShape, segment: Segment) -> bool:
+    """Did the board report the king or the rook landing on its castling square just before it left its
+    own? Then the two were in hand together; the other's lift and place only looked like a touch."""
+    return (segment.landed_just_before(shape.rook_to, shape.rook_from)
+            or segment.landed_just_before(shape.king_to, shape.king_from))
 
 
 def after_move(board: chess.Board, move: chess.Move) -> chess.Board:

@@ -33,8 +33,6 @@ BOUNCE_SECONDS = 0.25  # a lift and place of one square this close together is a
 # a place reported before its own lift comes from the board's scan order, or a slide: the samples' lifts
 # follow within 0.27 s; a lift later than this begins another hand movement
 PLACED_FIRST_SECONDS = 0.5
-# the board's scan alone (the samples: at most 0.27 s); a hand lifts again only later than this
-SCAN_SECONDS = 0.3
 # but a capture placed first may wait longer for its lift (a DGT sample: 0.58 s, 1.38 s where the board named
 # the capturer); on presence alone, a lift later than this makes the victim's lift and place a touch
 CAPTURE_PLACED_FIRST_SECONDS = 1.0
@@ -166,7 +164,7 @@ class Hindsight:
         self._segment, self._segment_open = Segment(board.occupied), Segment(self._open_occupied)
         for segment in (self._segment, self._segment_open):  # what is in hand now was lifted
             for lifted in chess.scan_forward(segment.base & ~self._occupied):
-                segment.note_lift(lifted, self._occupied)
+                segment.note_lift(lifted, self._occupied, self._t)
 
     def _captures_instead(self, event: SquareEvent | None) -> bool:
         """Is `event` the open move's piece, picked up again, landing on the square of the other side's

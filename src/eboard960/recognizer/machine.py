@@ -22,7 +22,7 @@ from eboard960.events import (
     PiecePlaced,
     SquareEvent,
 )
-from eboard960.recognizer.evidence import Lift, PromotionPress, Segment
+from eboard960.recognizer.evidence import SCAN_SECONDS, Lift, PromotionPress, Segment
 from eboard960.recognizer.explain import (
     START_OCCUPANCY,
     CastlingShape,
@@ -34,7 +34,7 @@ from eboard960.recognizer.explain import (
     shape_of,
     successors,
 )
-from eboard960.recognizer.hindsight import BOUNCE_SECONDS, SCAN_SECONDS, Hindsight, knocked
+from eboard960.recognizer.hindsight import BOUNCE_SECONDS, Hindsight, knocked
 from eboard960.recognizer.reports import (
     DrawClaimable,
     GameOver,
@@ -344,11 +344,11 @@ class Recognizer(Hindsight):
         if self.mode is Mode.GAME_OVER:
             self._settle(after_lift=True)  # a set-up for a new game may end with an extra piece taken off
             return
-        self._segment.note_lift(square, self._occupied)
+        self._segment.note_lift(square, self._occupied, self._t)
         if self._open is not None:
-            self._segment_open.note_lift(square, self._occupied)
+            self._segment_open.note_lift(square, self._occupied, self._t)
             for _, segment in self._alternatives:
-                segment.note_lift(square, self._occupied)
+                segment.note_lift(square, self._occupied, self._t)
             if self._open_theirs & bit:
                 self._other_side_lifted = self._t  # final at the next event, unless a bounce
         self._settle(after_lift=True)
@@ -367,7 +367,7 @@ class Recognizer(Hindsight):
         self._placed_at[square] = self._t
         segments = self._evidence()
         for segment in segments:
-            segment.note_place(square, self._occupied)
+            segment.note_place(square, self._occupied, self._t)
         if piece is not None:
             self._pieces[square] = piece
         if self._final_lift is not None and self._final_lift[0] == square and self.mode is not Mode.GAME_OVER:
