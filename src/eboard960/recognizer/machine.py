@@ -561,6 +561,8 @@ class Recognizer(Hindsight):
                   for square in [*chess.scan_forward(occupied & ~sensed), *changed]]
         for event in [*lifts, *places]:
             self._step(event)
+        for square in [square for square in self._pieces if square not in pieces]:
+            del self._pieces[square]  # a name the board no longer gives (an earlier dump's) may be stale
 
     def _sets_up_turned(self, square: chess.Square, named: dict[chess.Square, chess.Piece]) -> bool:
         """Does a piece placed on `square` complete a set-up of the start position turned round: its
