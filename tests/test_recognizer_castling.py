@@ -167,3 +167,14 @@ def test_castling_with_a_landing_reported_before_its_lift(number: int) -> None:
                 reports = [r for step in early for r in recognizer.feed(step)] + recognizer.finish()
                 moves = [r.move for r in reports if r.kind == "move"]
                 assert moves == [white], (number, a_side, order, early)
+
+
+def test_a_king_step_then_its_rook_knocked_is_the_king_step() -> None:
+    """The rook knocked just after the king lands on the rook's castling square is no castling whose rook
+    landing the board reported first: the rook is back within a bounce, so it never left."""
+    start = chess.Board("r3k1r1/pppppppp/8/8/8/8/PPPPPPPP/R3K1R1 w GAga - 0 1", chess960=True)
+    steps = [PieceLifted(square=chess.E1, t=1.0), PiecePlaced(square=chess.F1, t=1.6),
+             PieceLifted(square=chess.G1, t=1.7), PiecePlaced(square=chess.G1, t=1.8)]
+    recognizer = Recognizer(start)
+    reports = [r for step in steps for r in recognizer.feed(step)] + recognizer.finish()
+    assert [r.move for r in reports if r.kind == "move"] == [chess.Move.from_uci("e1f1")]

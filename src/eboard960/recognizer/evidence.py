@@ -12,9 +12,16 @@ from typing import NamedTuple
 
 import chess
 
+BOUNCE_SECONDS = 0.25  # a lift and place of one square this close together is a sensor bounce
 # the board's scan alone (the samples: at most 0.27 s) may report a piece's place before its lift; a hand
 # lifts again only later than this
 SCAN_SECONDS = 0.3
+
+
+def knocked(lifted_at: float | None, placed_at: float | None) -> bool:
+    """Was a square filled again within `BOUNCE_SECONDS` of its lift, as a knocked piece is put back? Not in
+    the same report: a board that sees one piece replace another reports the lift and the place at once."""
+    return lifted_at is not None and placed_at is not None and 0.0 < placed_at - lifted_at <= BOUNCE_SECONDS
 
 
 class Lift(NamedTuple):
@@ -117,7 +124,8 @@ class Segment:
         """Did a piece land on `square` at most `SCAN_SECONDS` before `origin` was emptied: the board
         reporting the place of the piece from `origin` before its lift?"""
         landed, left = self.landed_at.get(square), self.left_at.get(origin)
-        return landed is not None and left is not None and 0.0 <= left - landed <= SCAN_SECONDS
+        return (landed is not None and left is not None and 0.0 <= left - landed <= SCAN_SECONDS
+                and not knocked(left, self.landed_at.get(origin)))  # a knocked piece never left
 
     def was_lifted(self, square: chess.Square) -> bool:
         return bool(self.lifted & chess.BB_SQUARES[square])

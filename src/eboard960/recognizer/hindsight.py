@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 import chess
 
 from eboard960.events import PieceLifted, PiecePlaced, SquareEvent
-from eboard960.recognizer.evidence import Lift, PromotionPress, Segment
+from eboard960.recognizer.evidence import Lift, PromotionPress, Segment, knocked
 from eboard960.recognizer.explain import (
     CastlingShape,
     after_move,
@@ -29,19 +29,12 @@ from eboard960.recognizer.explain import (
 )
 from eboard960.recognizer.table import Mode
 
-BOUNCE_SECONDS = 0.25  # a lift and place of one square this close together is a sensor bounce
 # a place reported before its own lift comes from the board's scan order, or a slide: the samples' lifts
 # follow within 0.27 s; a lift later than this begins another hand movement
 PLACED_FIRST_SECONDS = 0.5
 # but a capture placed first may wait longer for its lift (a DGT sample: 0.58 s, 1.38 s where the board named
 # the capturer); on presence alone, a lift later than this makes the victim's lift and place a touch
 CAPTURE_PLACED_FIRST_SECONDS = 1.0
-
-
-def knocked(lifted_at: float | None, placed_at: float | None) -> bool:
-    """Was a square filled again within `BOUNCE_SECONDS` of its lift, as a knocked piece is put back? Not in
-    the same report: a board that sees one piece replace another reports the lift and the place at once."""
-    return lifted_at is not None and placed_at is not None and 0.0 < placed_at - lifted_at <= BOUNCE_SECONDS
 
 
 class Hindsight:

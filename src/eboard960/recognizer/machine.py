@@ -22,7 +22,7 @@ from eboard960.events import (
     PiecePlaced,
     SquareEvent,
 )
-from eboard960.recognizer.evidence import SCAN_SECONDS, Lift, PromotionPress, Segment
+from eboard960.recognizer.evidence import BOUNCE_SECONDS, SCAN_SECONDS, Lift, PromotionPress, Segment, knocked
 from eboard960.recognizer.explain import (
     START_OCCUPANCY,
     CastlingShape,
@@ -34,7 +34,7 @@ from eboard960.recognizer.explain import (
     shape_of,
     successors,
 )
-from eboard960.recognizer.hindsight import BOUNCE_SECONDS, Hindsight, knocked
+from eboard960.recognizer.hindsight import Hindsight
 from eboard960.recognizer.reports import (
     DrawClaimable,
     GameOver,
