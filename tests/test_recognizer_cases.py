@@ -423,11 +423,10 @@ def test_reconnect_line_promotes_to_the_piece_a_button_chose() -> None:
     start = chess.Board("7k/1P6/8/8/8/8/6p1/1K6 w - - 0 1", chess960=True)
     after = start.copy()
     after.push_san("b8=N")
-    presence = "".join("." if after.piece_at(chess.square(f, r)) is None else "x"
-                       for r in range(7, -1, -1) for f in range(8))  # a board that cannot tell a knight
+    presence = BoardSnapshot(occupied=after.occupied, pieces={})  # a board that cannot tell a knight
     drop = [LinkChanged(up=False), LinkChanged(up=True)]
     events = [BoardSnapshot.from_board(start), press("promote_n"), *drop,
-              BoardSnapshot.from_text(presence), lift("h8"), place("h7"), press("black")]
+              presence, lift("h8"), place("h7"), press("black")]
     assert sans(run(start, events)[1]) == ["b8=N", "Kh7"]
 
 
@@ -459,9 +458,7 @@ def test_a_name_from_an_earlier_dump_does_not_outlive_a_dump_without_it() -> Non
     dumps = [BoardSnapshot.from_board(board, t=0.0)]
     for n, san in enumerate(["e4", "e5", "Bc4", "Nc6", "Bxf7+"], start=1):
         board.push_san(san)
-        presence = "".join("." if board.piece_at(chess.square(f, r)) is None else "x"
-                           for r in range(7, -1, -1) for f in range(8))
-        dumps += [BoardSnapshot.from_text(presence, t=n * 2.0),
+        dumps += [BoardSnapshot(occupied=board.occupied, pieces={}, t=n * 2.0),
                   ButtonPressed(button="black" if board.turn == chess.WHITE else "white", t=n * 2.0 + 0.5)]
     recognizer = Recognizer(518)
     reports = [r for dump in dumps for r in recognizer.feed(dump)] + recognizer.finish()
