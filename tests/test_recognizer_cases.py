@@ -463,3 +463,22 @@ def test_a_name_from_an_earlier_dump_does_not_outlive_a_dump_without_it() -> Non
     recognizer = Recognizer(518)
     reports = [r for dump in dumps for r in recognizer.feed(dump)] + recognizer.finish()
     assert sans(reports) == ["e4", "e5", "Bc4", "Nc6", "Bxf7+"]
+
+
+def test_a_piece_set_where_no_move_can_land_is_reported_at_once() -> None:
+    """A momentary extra piece is a move placed before its lift only where a legal move lands."""
+    _, reports = run(518, [lift("e2"), place("e4"), press("white"), place("a4")], finish=False)
+    assert [r.kind for r in reports] == ["move", "illegal"]
+    assert (reports[-1].to_empty, reports[-1].to_fill) == ({chess.A4}, set())
+
+    _, reports = run(518, [lift("e2"), place("e4"), press("white"), place("e5"), lift("e7")])
+    assert [r.kind for r in reports] == ["move", "move"]  # Black's pawn reported down before it left e7
+
+
+def test_a_move_made_with_another_piece_still_in_hand_is_not_yet_illegal() -> None:
+    """Knight to f3 while the d2 pawn is in the other hand: the board has not settled."""
+    _, reports = run(518, [lift("g1"), lift("d2"), place("f3"), place("d2"), press("white")])
+    assert [r.kind for r in reports] == ["move"] and sans(reports) == ["Nf3"]
+
+    _, reports = run(518, [lift("g1"), lift("d2"), place("f3"), place("d5")], finish=False)
+    assert [r.kind for r in reports] == ["illegal"]  # put down where it cannot go, it is

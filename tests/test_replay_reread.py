@@ -179,3 +179,20 @@ def test_a_game_lost_after_a_long_one_is_read_again(tmp_path: Path, capsys) -> N
     games = [chess.pgn.read_game(pgn), chess.pgn.read_game(pgn)]
     assert [len(list(game.mainline_moves())) for game in games] == [220, len(RUY_LOPEZ)]
     assert status == 0 and "read again with the report of line" in captured.err
+
+
+
+def test_a_castling_without_the_right_at_the_end_is_no_slip(tmp_path: Path, capsys) -> None:
+    """Found failing (a review against the spec): White, without castling rights, castles O-O anyway and
+    presses the clock. A second reading left out the rook's lift and read Kf1, the rook's landing on g1
+    an extra piece nobody reported. A piece where no legal move lands is now reported at once, so no
+    reading explains the board and the problem stands."""
+    path = tmp_path / "game.jsonl"
+    header = {"capture": 1, "board": "events", "start": "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w kq - 0 1"}
+    path.write_text("".join(json.dumps(line) + "\n" for line in [header, *records("Le1 Lh1 Pf1 Pg1 Bw")]))
+    status = main(["replay", str(path)])
+    captured = capsys.readouterr()
+    assert list(chess.pgn.read_game(io.StringIO(captured.out)).mainline_moves()) == []
+    assert status == 1
+    assert "warning" not in captured.err
+    assert "no legal move explains: empty f1, g1; fill e1, h1" in captured.err

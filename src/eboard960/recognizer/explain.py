@@ -187,15 +187,16 @@ def touched_squares(board: chess.Board, move: chess.Move) -> tuple[chess.Bitboar
     return emptied, chess.BB_SQUARES[move.to_square]
 
 
-def is_partial(board: chess.Board, occupied: chess.Bitboard) -> bool:
-    """Could `occupied` be a legal move from `board` caught halfway?"""
+def is_partial(board: chess.Board, occupied: chess.Bitboard, *, in_hand: int = 0) -> bool:
+    """Could `occupied` be a legal move from `board` caught halfway, with up to `in_hand` more pieces
+    picked up besides the move's own?"""
     vacated = board.occupied & ~occupied
     filled = occupied & ~board.occupied
-    if not vacated and not filled:
+    if vacated.bit_count() <= in_hand and not filled:
         return True
     for move in board.generate_legal_moves():
         emptied, fills = touched_squares(board, move)
-        if not vacated & ~emptied and not filled & ~fills:
+        if (vacated & ~emptied).bit_count() <= in_hand and not filled & ~fills:
             return True
     return False
 

@@ -720,15 +720,20 @@ class Recognizer(Hindsight):
             return Verdict("take_back")  # one more piece than now: a captured piece was put back
         if occupied == START_OCCUPANCY:
             return Verdict("set_up")  # with the pieces captured so far put back, too
-        if count > expected_count or count < expected_count - 1 or (after_lift and count < expected_count):
+        more = count - expected_count
+        if more < -1 or (after_lift and more < 0):
             return NOTHING
         reference = self.expected
+        if more > 0 and (more > 1 or occupied & reference.occupied != reference.occupied):
+            return NOTHING  # pieces set down mid-move; one beside the game's position is judged below
         if is_partial(reference, occupied) or (self._open is not None and is_partial(board, occupied)):
             return NOTHING
         if may_take_back and self._is_takeback(halfway=True):
             return NOTHING  # a capture taken back, its victim not yet put back
         if self._open is None and (castling := self._castling_completed(occupied)):
             return Verdict("complete_castling", move=castling)
+        if more < 0 and is_partial(reference, occupied, in_hand=1):
+            return NOTHING  # a move made, or under way, with another piece still in hand: not settled
         return self._illegal(reference)
 
     def _placed_first_capture(self, occupied: chess.Bitboard) -> chess.Move | None:
