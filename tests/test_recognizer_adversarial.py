@@ -1529,3 +1529,42 @@ def test_a_clock_pressed_with_the_piece_still_in_hand_waits_for_it_to_land() -> 
     assert moves_made(chess.STARTING_FEN, early) == ["e4", "d5", "e5", "c6"]
     unseen = [*opening, lift("e4", 5), press("white", 6), lift("c7", 8), place("c6", 9)]
     assert moves_made(chess.STARTING_FEN, unseen) == ["e4", "d5", "exd5", "c6"]
+
+
+# ---------------------------------------------------------------- a hand brushing two pieces
+
+
+def test_two_pieces_a_hand_brushed_crossed_are_nothing() -> None:
+    """Found failing (an outside generator): exd5 still open, then the hand brushes the pawns on g7 and f5,
+    crossed (lift g7, lift f5, g7 back, f5 back, each within a bounce). The f5 pawn's lift and return read
+    as the e-pawn taking it instead: exf5. Both are back, so both were knocks."""
+    start = "rnbqkbnr/ppp1p1pp/8/3p1p2/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3"
+    exd5 = [lift("d5", 1.0), lift("e4", 2.5), place("d5", 4.0)]
+    brush = [lift("g7", 4.85), lift("f5", 4.88), place("g7", 4.93), place("f5", 4.95)]
+    assert moves_made(start, [*exd5, *brush, lift("g8", 6.95), place("f6", 8.45)]) == ["exd5", "Nf6"]
+
+
+def test_two_pieces_brushed_before_a_capture_made_capturer_first() -> None:
+    """Found failing (the same generator): the white pawns c4 and d2 brushed, then dxe4 made capturer first
+    read as dxc4."""
+    start = "rnbqkbnr/ppp1pppp/8/3p4/2P1P3/8/PP1P1PPP/RNBQKBNR b KQkq - 0 2"
+    brush = [lift("c4", 1.0), lift("d2", 1.04), place("c4", 1.1), place("d2", 1.13)]
+    assert sans(start, [*brush, lift("d5", 1.93), lift("e4", 2.33), place("e4", 3.03)]) == ["dxe4"]
+
+
+def test_a_brushed_piece_the_mover_could_take_is_no_capture_quicker_than_a_bounce() -> None:
+    """Found failing (fuzz_knocks with two knocks): the queen and its victim in hand, the hand brushes c4
+    and c5 crossed. That read as Qxc5 and bxc4, two captures each quicker than a bounce."""
+    start = "2qrbk2/p3pp1p/n3n1p1/1pp5/1QP1pPP1/2b1P2P/3P2RK/N2RBB2 w - - 5 25"
+    brush = [lift("c4", 2.529), lift("c5", 2.656), place("c4", 2.711), place("c5", 2.799)]
+    events = [lift("b4", 1.094), lift("b5", 1.662), *brush, place("b5", 3.462), press("white", 4.484)]
+    assert sans(start, events) == ["Qxb5"]
+
+
+def test_a_piece_of_the_other_kind_set_down_quickly_is_no_knock() -> None:
+    """A board that names pieces: the knight lands on b2 0.2 s after the bishop left it. That is Nxb2, not
+    the bishop knocked, even with the knight lifted between."""
+    start = "4k3/8/8/8/2n5/8/1B6/4K3 b - - 0 1"
+    events = [lift("c4", 1.0), lift("b2", 1.8), place("b2", 2.0, "n")]
+    assert sans(start, events) == ["Nxb2"]
+

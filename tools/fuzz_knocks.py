@@ -4,7 +4,8 @@ Each trial takes three moves of a random Chess960 game, made as people make
 them (`eboard960.choreography.human_game`), and knocks a piece next to a
 square the first move touches: lifted while that move is under way and put
 back 0.04-0.22 s later, with at least one report of the move between (a
-knock with nothing between is a plain bounce). The spec counts it as nothing,
+knock with nothing between is a plain bounce). A third of the time the hand
+brushes two neighbours, crossed: lift X, lift Y, X back, Y back. The spec counts it as nothing,
 so the recognizer must return the three moves. Two kinds the README lists as
 limits are not generated: a piece the moving piece could take, knocked before
 that piece is lifted (the events are those of a capture made victim first),
@@ -62,13 +63,19 @@ def _draw(rng: random.Random) -> tuple[chess.Board, list[chess.Move], list[Squar
     square = rng.choice(standing)
     lifted = rng.uniform(steps[0].t - 0.1, steps[-1].t - 0.01)
     placed = lifted + rng.uniform(0.04, 0.22)
+    knocks = [(square, lifted, placed)]
+    if len(standing) > 1 and rng.random() < 1 / 3:
+        lifted_too = rng.uniform(lifted + 0.01, placed - 0.01)
+        knocks.append((rng.choice([s for s in standing if s != square]), lifted_too,
+                       rng.uniform(placed + 0.01, lifted_too + 0.22)))
     times = [e.t for e in events]
-    apart = all(abs(t - lifted) > 0.005 and abs(t - placed) > 0.005 for t in times)
-    if not apart or not any(lifted < t < placed for t in times):
+    apart = all(abs(t - at) > 0.005 for _, *pair in knocks for at in pair for t in times)
+    if not apart or not (len(knocks) > 1 or any(lifted < t < placed for t in times)):
         return None
-    if _looks_like_a_capture(board, first, steps, square, lifted):
+    if any(_looks_like_a_capture(board, first, steps, knock, at) for knock, at, _ in knocks):
         return None
-    knocked = [PieceLifted(square=square, t=lifted), PiecePlaced(square=square, t=placed)]
+    knocked = [e for knock, up, down in knocks
+               for e in (PieceLifted(square=knock, t=up), PiecePlaced(square=knock, t=down))]
     return board, [first, *rest], sorted(events + knocked, key=lambda e: e.t)
 
 

@@ -327,6 +327,25 @@ class Recognizer(Hindsight):
             and piece in (None, self._piece_expected(square))
         )
 
+    def _knocked_together(self, square: chess.Square, piece: chess.Piece | None) -> chess.Bitboard:
+        """The squares of the pieces a hand brushed, if a place on `square` (lifted within `BOUNCE_SECONDS`,
+        other reports between) puts back the last of them (lift X, lift Y, place X, place Y): every square
+        lifted or filled since its lift is full again, each within the bounce time. Else none."""
+        since, knocks = self._lifted_at[square], chess.BB_SQUARES[square]
+        for other, lifted in self._lifted_at.items():
+            if other != square and lifted >= since:
+                back = self._occupied & chess.BB_SQUARES[other]
+                if not (back and knocked(lifted, self._placed_at.get(other))):
+                    return 0
+                knocks |= back
+        for other, placed in self._placed_at.items():
+            if other != square and placed >= since:
+                if not knocked(self._lifted_at.get(other), placed):
+                    return 0
+                knocks |= chess.BB_SQUARES[other]
+        game = self._after() if self._open is not None else self._board
+        return knocks if piece in (None, game.piece_at(square)) else 0  # a named piece is the one knocked
+
     def _map(self, square: chess.Square) -> chess.Square:
         return 63 - square if self.rotated else square
 
@@ -381,13 +400,17 @@ class Recognizer(Hindsight):
             before = self._open_before_lift
             if made_by_bounce and (before is None or self._board.move_stack[-1:] == [before]):
                 self._fire("retract")  # the bounced lift alone made the board look like that move
-        # a knocked piece put back on a misplaced board, other reports between
-        knock = not bounced and self.mode is Mode.ILLEGAL and knocked(self._lifted_at.get(square), self._t)
-        if knock:
+        if bounced or not knocked(self._lifted_at.get(square), self._t):
+            knocks = 0
+        elif self.mode is Mode.ILLEGAL:
+            knocks = chess.BB_SQUARES[square]  # a piece knocked on a misplaced board, reports between
+        else:
+            knocks = self._knocked_together(square, piece)
+        for knocked_square in chess.scan_forward(knocks):
             for segment in segments:
-                segment.bounce(square, self._occupied)
+                segment.bounce(knocked_square, self._occupied)
         self._index += 1
-        self._settle(after_lift=False, knock=knock)
+        self._settle(after_lift=False, knock=bool(knocks))
 
     def _evidence(self) -> tuple[Segment, ...]:
         """Every segment of evidence kept, each once: after a commit, the open move's is the game's."""
@@ -604,6 +627,8 @@ class Recognizer(Hindsight):
             self._fire("commit")
             verdict = self._classify(after_lift)
         elif verdict.trigger == "latent":
+            if knock and self.mode is not Mode.ILLEGAL:
+                return  # the pieces a hand brushed are back, not two captures each quicker than a bounce
             assert verdict.move is not None  # a latent verdict names its capture
             self._commit_latent(verdict.move, reply_follows=True)
             verdict = self._classify(after_lift)
