@@ -1568,3 +1568,25 @@ def test_a_piece_of_the_other_kind_set_down_quickly_is_no_knock() -> None:
     events = [lift("c4", 1.0), lift("b2", 1.8), place("b2", 2.0, "n")]
     assert sans(start, events) == ["Nxb2"]
 
+
+# ---------------------------------------------------------------- castling on a board that names pieces
+
+
+def test_king_and_rook_named_back_on_their_own_squares_are_no_transposition() -> None:
+    """Found failing (an outside generator of DGT captures): king f1 and rook g1 may castle O-O by swapping.
+    Both lifted and put back where they stood, the board naming each: item 9 read a transposition castling,
+    which the names rule out. Swapped, the names show the castling."""
+    start = "4k3/pppppppp/8/8/8/8/PPPPPPPP/5KR1 w G - 0 1"
+    both = [lift("f1", 1), lift("g1", 2)]
+    assert sans(start, [*both, place("f1", 3, "K"), place("g1", 4, "R"), lift("h2", 7), place("h3", 8)]) == [
+        "h3"]
+    assert sans(start, [*both, place("f1", 3, "R"), place("g1", 4, "K"), press("white", 5)]) == ["O-O"]
+    assert sans(start, [*both, place("f1", 3), place("g1", 4), press("white", 5)]) == ["O-O"]  # presence only
+
+
+def test_a_rook_named_on_the_kings_castling_square_is_a_rook_move() -> None:
+    """Found failing (a review against the spec): king f1 and rook h1 both lifted, the rook set on g1 and the
+    king back on f1, each named. That is Rg1 with the king touched, not O-O."""
+    start = "r4k1r/pppppppp/8/8/8/8/PPPPPPPP/R4K1R w HAha - 0 1"
+    both = [lift("f1", 2), lift("h1", 2.4)]
+    assert sans(start, [*both, place("g1", 2.9, "R"), place("f1", 3.4, "K"), press("white", 3.8)]) == ["Rg1"]

@@ -132,15 +132,18 @@ def matching_moves(
 
     Castlings shown by the events come first: a king and rook in hand together
     that land on their castling squares are a castling even where an ordinary
-    move leaves the same occupancy. So is a king the board names on its castling square.
+    move leaves the same occupancy. So is a king the board names on its castling square;
+    a castling is none where it names another piece on the king's square or the rook's.
     """
     before = board.occupied
     vacated = before & ~occupied
     filled = occupied & ~before
+    named = named or {}
+    king, rook = chess.Piece(chess.KING, board.turn), chess.Piece(chess.ROOK, board.turn)
     moves = [
-        shape.move for shape in shapes if shape.after == occupied and (
-            castling_evidence(shape, segment, shown)
-            or (named or {}).get(shape.king_to) == chess.Piece(chess.KING, board.turn))
+        shape.move for shape in shapes if shape.after == occupied
+        and named.get(shape.king_to, king) == king and named.get(shape.rook_to, rook) == rook
+        and (castling_evidence(shape, segment, shown) or shape.king_to in named)
     ]
     ours = board.occupied_co[board.turn]
     if vacated.bit_count() == 1 and filled.bit_count() <= 1:

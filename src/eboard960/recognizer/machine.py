@@ -703,8 +703,10 @@ class Recognizer(Hindsight):
             if self._may_replace(move) and not self._touched_after_castling(occupied):
                 return self._as_move(move)
         if self._open is not None:
-            if occupied == self._open_occupied:
-                return self._shows_open()
+            if occupied == self._open_occupied and (
+                (shown_again := self._shows_open()) is not NOTHING or occupied != board.occupied
+            ):
+                return shown_again  # or a transposition castling the pieces named show swapped back (below)
             if self._may_show_reply(occupied) and matching_moves(
                 self._after(), occupied, self._segment_open, self._shapes_open()
             ):
