@@ -343,8 +343,7 @@ class Recognizer(Hindsight):
                 if not knocked(self._lifted_at.get(other), placed):
                     return 0
                 knocks |= chess.BB_SQUARES[other]
-        game = self._after() if self._open is not None else self._board
-        return knocks if piece in (None, game.piece_at(square)) else 0  # a named piece is the one knocked
+        return knocks if piece in (None, self.expected.piece_at(square)) else 0  # named: the piece knocked
 
     def _map(self, square: chess.Square) -> chess.Square:
         return 63 - square if self.rotated else square
