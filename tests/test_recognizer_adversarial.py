@@ -1590,3 +1590,16 @@ def test_a_rook_named_on_the_kings_castling_square_is_a_rook_move() -> None:
     start = "r4k1r/pppppppp/8/8/8/8/PPPPPPPP/R4K1R w HAha - 0 1"
     both = [lift("f1", 2), lift("h1", 2.4)]
     assert sans(start, [*both, place("g1", 2.9, "R"), place("f1", 3.4, "K"), press("white", 3.8)]) == ["Rg1"]
+
+
+def test_a_quick_reply_lift_then_its_victim_is_no_second_move_placed_first() -> None:
+    """Found failing (an outside event generator, blitz): b4 placed before its lift, the pawn lifted and set
+    back (1.4 s), a5-a4 with the a5 lift 0.18 s after, then Nc5 lifted 0.19 s after a4 landed, the pawn
+    on a4 lifted, the knight set on a4. Read as axb4 (the b4 lift its victim, the pawn placed on b4 before
+    a5's lift) and Na4 placed before its lift, the knight then lifted again: two moves placed first where a
+    touch, a pawn move and a capture own piece first explain every event."""
+    fen = "4k3/8/8/p1N5/8/8/1P6/4K3 w - - 0 1"
+    events = [place("b4", 10.989), lift("b2", 11.237), lift("b4", 11.738), place("b4", 13.097),
+              lift("a5", 13.274), place("a4", 13.621), lift("c5", 13.808), lift("a4", 15.68),
+              place("a4", 16.155)]
+    assert moves_made(fen, events) == ["b4", "a4", "Nxa4"]
