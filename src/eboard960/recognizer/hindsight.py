@@ -90,8 +90,8 @@ class Hindsight:
         own piece first). A capture replaced because its victim stood, touched with the capturer in hand, also
         stays replaced if the reply's first lift came too late to end a move placed first, and the reply goes
         on on the board (not with a clock press); one whose piece landed before its lift, its victim lifted
-        earlier, stays replaced whenever `event` lifts the open move's piece so: taken, it would make the
-        reply a second move placed first, its piece lifted again at once."""
+        earlier, stays replaced if the reply's first lift came too late to end a move placed first and `event`
+        lifts the open move's piece, which the piece lifted can take."""
         if not self._alternatives:
             return False
         played, shapes = self._after(), self._shapes_open()
@@ -103,17 +103,16 @@ class Hindsight:
         # asked after the other side's lift, with an open move
         assert self._open is not None and self._last_lift is not None
         target = self._open.to_square
-        lifts_target = isinstance(event, PieceLifted) and self._map(event.square) == target and bool(
+        takes_open = late and isinstance(event, PieceLifted) and self._map(event.square) == target and bool(
             with_promotions(played, self._last_lift.square, target))
-        takes_open = late and lifts_target
         for move, segment in reversed(self._alternatives):
             if self._only_touched(move, self._open):
                 victim, origin = move.to_square, move.from_square
                 if self._segment.left_before(victim, origin):  # the victim lifted with the capturer in hand
                     if under_way or lands_reply:
                         continue  # it was only touched
-                elif lifts_target and self._segment.landed_before_left(victim, origin):
-                    continue  # else it and its reply were placed first, the reply's piece lifted at once
+                elif takes_open and self._segment.landed_before_left(victim, origin):
+                    continue  # the capture was placed first; its reply, lifted that late, was not
             elif lands_reply or takes_open:
                 continue
             after = after_move(self._board, move)
