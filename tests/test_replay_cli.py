@@ -79,6 +79,17 @@ def test_an_infinite_time_is_one_error_and_every_move_is_still_printed(tmp_path:
     assert [m.uci() for m in moves_of(captured.out)] == ["e2e4", "e7e5"]
 
 
+def test_a_place_on_an_occupied_square_is_named_and_skipped(tmp_path: Path, capsys) -> None:
+    """The capture format: a sensor inconsistency, reported and skipped; the moves around it are kept."""
+    path = capture_file(tmp_path, [{"t": 1, "lift": "e2"}, {"t": 2, "place": "e4"}, {"t": 3, "place": "e4"},
+                                   {"t": 4, "lift": "e7"}, {"t": 5, "place": "e5"}])
+    assert main(["replay", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert captured.err == (f"eboard960 replay: {path}: line 4: a place on e4, which holds a piece already: "
+                            "a sensor inconsistency, skipped\n")
+    assert [m.uci() for m in moves_of(captured.out)] == ["e2e4", "e7e5"]
+
+
 def test_a_board_that_ends_pieces_away_from_the_game_is_named(tmp_path: Path, capsys) -> None:
     """Pieces read as in hand for good mean moves never seen: not a silent exit 0. One piece lifted as the
     recording stopped is no problem."""

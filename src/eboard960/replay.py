@@ -117,6 +117,8 @@ def replay_capture(capture: Capture, *, takebacks: bool = True) -> Replay:
                         f"which follows it to the end ({second.plies - reading.plies} more plies)")
         reading = second
     recognizer, reports = reading.recognizer, reading.reports
+    problems += [f"line {line}: a place on {chess.square_name(square)}, which holds a piece already: "
+                 "a sensor inconsistency, skipped" for line, square in reading.skipped]
     if recognizer.mode is Mode.ILLEGAL:
         fix = next((r for _, r in reversed(reports) if isinstance(r, IllegalPosition)), None)
         detail = f": {fix.describe()}" if fix else ""

@@ -37,6 +37,7 @@ class Reading:
     recognizer: Recognizer
     reports: list[tuple[int, Report]]
     lost_at: int | None  # the index of the event where it lost the board, if play went on after it
+    skipped: list[tuple[int, chess.Square]]  # places on a square that held a piece: capture line, square
     slip: str = ""  # what this reading undid, for a second reading
 
     @property
@@ -57,6 +58,7 @@ class _Reader:
     def __init__(self, start: chess.Board, takebacks: bool) -> None:
         self.recognizer = Recognizer(start, takebacks=takebacks)
         self.reports: list[tuple[int, Report]] = []
+        self.skipped: list[tuple[int, chess.Square]] = []
         self.since = 0  # the index of the event that made the board unexplained, while it is
         self.after_move = 0  # the index of the event after the last that made or committed a move
         self.shown: chess.Move | None = None
@@ -70,7 +72,11 @@ class _Reader:
             self.pressed_unexplained += 1
             if self.pressed_unexplained >= GIVE_UP_PRESSES:
                 raise _GaveUp
+        skipped = recognizer.skipped_places
         new = recognizer.feed(event)
+        if recognizer.skipped_places != skipped:
+            assert isinstance(event, PiecePlaced)  # only a place is skipped
+            self.skipped.append((line, event.square))
         if new:
             self.reports += [(line, report) for report in new]
             if any(isinstance(report, MoveRecognized) for report in new):
@@ -89,7 +95,7 @@ class _Reader:
         self.reports += [(end_line, report) for report in recognizer.finish()]
         lost = _lost_from(recognizer, self.since, self.after_move)
         lost = lost if lost is not None and _play_went_on(events[lost:]) else None
-        return Reading(recognizer, self.reports, lost)
+        return Reading(recognizer, self.reports, lost, self.skipped)
 
 
 def read(start: chess.Board, events: Sequence[tuple[int, SquareEvent]], end_line: int, *,

@@ -150,6 +150,7 @@ class Recognizer(Hindsight):
         self._out: list[Report] = []
         self._t = 0.0
         self._index = 0
+        self.skipped_places = 0  # places on a square that held a piece (sensor inconsistencies) so far
         self._verdict = NOTHING
         self._other_side_lifted: float | None = None  # when the other side's piece left
         self._held: str | None = None  # "take_back" or "retract" of a capture, unless the next event
@@ -379,7 +380,8 @@ class Recognizer(Hindsight):
         bit = chess.BB_SQUARES[square]
         if self._occupied & bit:
             if piece is None or piece == self._piece_expected(square):
-                return  # a place on an occupied square: a sensor inconsistency, skipped
+                self.skipped_places += 1  # a place on an occupied square: a sensor inconsistency, skipped
+                return
             self._lift(square)  # an identified piece replaced another: the victim left first
         self._occupied |= bit
         self._placed_at[square] = self._t
