@@ -1607,3 +1607,20 @@ def test_a_capture_placed_first_then_a_move_and_a_late_lift_taking_it() -> None:
             "b4", "a4", "Nxa4"]
     quick = [*made, lift("c5", 13.8), lift("a4", 15.68), place("a4", 16.155)]
     assert moves_made(fen, quick) == ["b4", "axb4", "Na4"]
+
+
+def test_moves_the_board_shows_at_once_are_made_in_the_order_their_pieces_left() -> None:
+    """Found failing (an outside generator of fast play): exd5 with the victim's square refilled at once
+    (the capture placed first), e4 lifted 1.3 s later, too late for that; then c6 and Nc3. The clock's
+    catch-up found the three moves, but made them as Nc3, c6, exd5: any order shows the same squares.
+    Of such lines the one whose pieces left in its order is the one played. Likewise two pawns lifted
+    together and set down before a knight moves."""
+    start = chess.STARTING_FEN
+    opening = [lift("e2", 1), place("e4", 1.5), lift("d7", 2), place("d5", 2.5)]
+    events = [*opening, lift("d5", 3), place("d5", 3.01), lift("e4", 4.31), lift("c7", 6.81),
+              place("c6", 7.31), lift("b1", 8.31), place("c3", 8.81)]
+    assert moves_made(start, events) == ["e4", "d5", "exd5", "c6", "Nc3"]
+    together = [lift("e2", 1), lift("e7", 1.2), place("e4", 1.6), place("e5", 1.8), lift("g1", 3),
+                place("f3", 3.5)]
+    assert moves_made(start, together) == ["e4", "e5", "Nf3"]
+

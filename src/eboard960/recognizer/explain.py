@@ -206,7 +206,7 @@ def is_partial(board: chess.Board, occupied: chess.Bitboard, *, in_hand: int = 0
 
 def successors(
     board: chess.Board, occupied: chess.Bitboard, pieces: dict[chess.Square, chess.Piece], depth: int,
-    *, narrow: bool = False, rank: Callable[[list[chess.Move]], int] | None = None,
+    *, narrow: bool = False, rank: Callable[[list[chess.Move]], tuple[int, ...]] | None = None,
 ) -> list[chess.Move] | None:
     """The shortest sequence of at most `depth` legal moves whose result the snapshot shows; of several
     that long, the first with the highest `rank` (by default, the first found).

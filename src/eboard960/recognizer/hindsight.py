@@ -12,6 +12,7 @@ the table they fire.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import pairwise
 
 import chess
 
@@ -489,7 +490,7 @@ class Hindsight:
             if capture is None:
                 continue
             after = after_move(before, capture)
-            rest = successors(after, self._occupied, self._pieces, depth=2, rank=self._touched)
+            rest = successors(after, self._occupied, self._pieces, depth=2, rank=self._as_seen)
             if rest is not None:
                 self._fire("take_back")
                 self._make_line([capture, *rest], open_last=True)
@@ -519,10 +520,19 @@ class Hindsight:
         taken = board.occupied.bit_count() - self._occupied.bit_count()  # a move takes one at most
         if not 0 <= taken <= max(plies):
             return None
-        line = successors(board, self._occupied, self._pieces, depth=2, rank=self._touched)
+        line = successors(board, self._occupied, self._pieces, depth=2, rank=self._as_seen)
         if line is None and 3 in plies:
-            line = successors(board, self._occupied, self._pieces, depth=3, narrow=True, rank=self._touched)
+            line = successors(board, self._occupied, self._pieces, depth=3, narrow=True, rank=self._as_seen)
         return line if line and len(line) in plies else None
+
+    def _as_seen(self, line: list[chess.Move]) -> tuple[int, int]:
+        """Of two lines the board shows, the one the hands were seen making: the more squares `_touched`, then
+        the more of its moves whose piece left its square after the move before it left (a line made in an
+        order no hand made it puts moves out of the order they were played in)."""
+        lifted = self._lifted_at
+        in_order = sum(lifted.get(move.from_square, -1.0) >= lifted.get(before.from_square, -1.0)
+                       for before, move in pairwise(line))
+        return self._touched(line), in_order
 
     def _touched(self, line: list[chess.Move]) -> int:
         """How many of the squares `line` moves from and to were emptied since the last clock press: of two
