@@ -1624,3 +1624,14 @@ def test_moves_the_board_shows_at_once_are_made_in_the_order_their_pieces_left()
                 place("f3", 3.5)]
     assert moves_made(start, together) == ["e4", "e5", "Nf3"]
 
+
+def test_a_quick_transposition_castling_with_crossed_hands_is_castling() -> None:
+    """Found failing (an outside generator of fast play): king d8 and rook c8 castle O-O-O onto each other's
+    squares, lifted and set down crossed 0.12 s apart (rook, king, c8, d8). Read as a hand brushing two pieces
+    (each back within a bounce), and the rook's lift as one knocked back that made Ng3 open again. Item 9:
+    king and rook off together and back on the castling squares, even their own, is castling."""
+    fen = chess.Board.from_chess960_pos(264).fen()
+    events = [lift("f1", 1.0), place("g3", 1.4), lift("c8", 1.8), lift("d8", 1.92), place("c8", 2.04),
+              place("d8", 2.16)]
+    assert moves_made(fen, events) == ["Ng3", "O-O-O"]
+    assert moves_made(fen, [*events, lift("e2", 3), place("e4", 3.5)]) == ["Ng3", "O-O-O", "e4"]

@@ -140,12 +140,16 @@ class Hindsight:
         """The other side's piece whose lift made the last move final is back (as `piece`, if named) within
         a bounce, other reports between: it was knocked, which is nothing. The move is open again, as the
         board shows it now: its piece may be in hand again, or on its square with the slide it began still
-        going on. A move the knocked piece seemed to make meanwhile is void."""
+        going on. A move the knocked piece seemed to make meanwhile is void. Not if it is a king or rook whose
+        partner in a castling is in hand: that side is castling (item 9), however quick its hands."""
         assert self._final_lift is not None  # called only while it is set
         square, lifted_at, plies, lifted_piece = self._final_lift
         self._final_lift = None
         board, shown = self._board, self._open
-        if (not knocked(lifted_at, self._t) or len(board.move_stack) != plies
+        in_hand = board.occupied_co[board.turn] & ~self._occupied | chess.BB_SQUARES[square]
+        castles = any(in_hand & pair == pair for pair in (
+            chess.BB_SQUARES[shape.king_from] | chess.BB_SQUARES[shape.rook_from] for shape in self._shapes))
+        if (not knocked(lifted_at, self._t) or len(board.move_stack) != plies or castles
                 or piece not in (None, lifted_piece) or (shown is not None and shown.from_square != square)):
             return
         last = board.pop()  # castling is known from the position before it
