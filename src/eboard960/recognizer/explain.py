@@ -37,6 +37,11 @@ class CastlingShape:
     def is_transposition(self) -> bool:
         return self.king_to == self.rook_from and self.rook_to == self.king_from
 
+    @property
+    def pair(self) -> chess.Bitboard:
+        """The squares the king and rook stand on before it."""
+        return chess.BB_SQUARES[self.king_from] | chess.BB_SQUARES[self.rook_from]
+
 
 def castling_shapes(board: chess.Board) -> tuple[CastlingShape, ...]:
     """Every legal castling of the side to move, with its half-done occupancies."""

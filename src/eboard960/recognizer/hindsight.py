@@ -147,8 +147,7 @@ class Hindsight:
         self._final_lift = None
         board, shown = self._board, self._open
         in_hand = board.occupied_co[board.turn] & ~self._occupied | chess.BB_SQUARES[square]
-        castles = any(in_hand & pair == pair for pair in (
-            chess.BB_SQUARES[shape.king_from] | chess.BB_SQUARES[shape.rook_from] for shape in self._shapes))
+        castles = any(in_hand & shape.pair == shape.pair for shape in self._shapes)
         if (not knocked(lifted_at, self._t) or len(board.move_stack) != plies or castles
                 or piece not in (None, lifted_piece) or (shown is not None and shown.from_square != square)):
             return

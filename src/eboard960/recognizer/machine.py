@@ -344,8 +344,7 @@ class Recognizer(Hindsight):
                 if not knocked(self._lifted_at.get(other), placed):
                     return 0
                 knocks |= chess.BB_SQUARES[other]
-        if any(shape.is_transposition and knocks == chess.BB_SQUARES[shape.king_from] | chess.BB_SQUARES[
-                shape.rook_from] for shape in self._shapes):
+        if any(shape.is_transposition and knocks == shape.pair for shape in self._shapes):
             return 0  # king and rook off together and back on their castling squares: castling (item 9)
         return knocks if piece in (None, self.expected.piece_at(square)) else 0  # named: the piece knocked
 
