@@ -109,6 +109,39 @@ def test_new_game_when_the_pieces_are_set_up_again() -> None:
     assert [len(list(g.mainline_moves())) for g in recognizer.games()] == [3, 0]
 
 
+def _set_up_named(position: chess.Board) -> list:
+    """Every piece taken off and `position`'s set up, the pawns last, on a board that names each piece."""
+    back_ranks = list(chess.scan_forward(chess.BB_RANK_1 | chess.BB_RANK_8))
+    lifts = [lift(chess.square_name(square)) for square in back_ranks]
+    places = [place(chess.square_name(square), position.piece_at(square).symbol()) for square in back_ranks]
+    return [*lifts, *places, lift("e4"), place("e2", "P"), lift("e5"), place("e7", "p")]
+
+
+def test_a_new_game_starts_from_the_chess960_set_up_a_naming_board_shows() -> None:
+    recognizer = Recognizer(518)
+    named_start = BoardSnapshot.from_board(chess.Board(chess960=True), t=0.1)
+    events = [lift("e2"), place("e4", "P"), lift("e7"), place("e5", "p"), press("black")]
+    events += _set_up_named(chess.Board.from_chess960_pos(0))  # BBQNNRKR
+    events += [lift("e1"), place("d3", "N"), lift("e8"), place("d6", "n")]
+    timed = [named_start] + [dataclasses.replace(e, t=n * 0.5) for n, e in enumerate(events, start=1)]
+    reports = [report for event in timed for report in recognizer.feed(event)] + recognizer.finish()
+    assert [r.fen for r in reports if r.kind == "new_game"] == [chess.Board.from_chess960_pos(0).fen()]
+    assert sans(reports) == ["e4", "e5", "Nd3", "Nd6"]
+    assert recognizer.games()[1].headers["FEN"] == chess.Board.from_chess960_pos(0).fen()
+
+
+def test_a_named_set_up_that_is_no_chess960_start_restarts_the_game_s_position() -> None:
+    recognizer = Recognizer(518)
+    crooked = chess.Board.from_chess960_pos(0)
+    crooked.set_piece_at(chess.A1, chess.Piece.from_symbol("N"))  # bishops on one colour, a knight on a1
+    crooked.set_piece_at(chess.D1, chess.Piece.from_symbol("B"))
+    events = [lift("e2"), place("e4", "P"), lift("e7"), place("e5", "p"), press("black")]
+    events += _set_up_named(crooked)
+    timed = [dataclasses.replace(e, t=n * 0.5) for n, e in enumerate(events, start=1)]
+    reports = [report for event in timed for report in recognizer.feed(event)]
+    assert [r.fen for r in reports if r.kind == "new_game"] == [chess.STARTING_FEN]
+
+
 def test_a_legal_move_back_to_the_start_occupancy_is_a_move() -> None:
     events = [lift("g1"), place("f3"), lift("g8"), place("f6"), lift("f3"), place("g1"),
               lift("f6"), place("g8")]

@@ -1170,10 +1170,20 @@ class Recognizer(Hindsight):
 
     def start_new_game(self) -> None:
         self.archive.append(self._pgn(None))
-        start = self.next_start or self.start
+        start = self._named_start() or self.next_start or self.start
         self.start = start
         self._reset_game(start)
         self._out.append(NewGame(fen=start.fen(), t=self._t))
+
+    def _named_start(self) -> chess.Board | None:
+        """The Chess960 start the pieces were set up in, on a board that named every one of them: players
+        may set up a new position for the next game, and only such a board can tell which."""
+        if not all(square in self._pieces for square in chess.scan_forward(START_OCCUPANCY)):
+            return None
+        named = chess.Board.empty(chess960=True)
+        named.set_piece_map(self._pieces)
+        number = named.chess960_pos(ignore_castling=True)
+        return None if number is None else chess.Board.from_chess960_pos(number)
 
     def report_game_over(self) -> None:
         outcome = self._board.outcome()
