@@ -273,3 +273,40 @@ def test_only_unknown_codec_settings_are_named_and_the_known_ones_kept(tmp_path:
 
     events = [event for _, event in decoded(read_capture(path), [])]
     assert [e.button for e in events if isinstance(e, ButtonPressed)] == ["white", "black", "white"]
+
+
+def test_a_dgt_session_whose_next_game_is_set_up_in_another_position(tmp_path: Path, capsys) -> None:
+    """A DGT board names every piece, so the position the players set up for the next game is known."""
+    from eboard960.capture import CaptureWriter
+    from eboard960.commands import EnableUpdates, RequestBoard
+    from eboard960.emulators.dgt import DgtFirmware
+    from eboard960.protocols import dgt
+
+    model, host = DgtFirmware(518), dgt.DgtCodec()
+    first, second = chess.Board(), chess.Board.from_chess960_pos(959)  # RKRNNQBB
+    back_ranks = list(chess.scan_forward(chess.BB_RANK_1 | chess.BB_RANK_8))
+    path, t = tmp_path / "two_games.jsonl", 0.0
+    with CaptureWriter(path, board="dgt", start=518) as writer:
+        for command in (EnableUpdates(), RequestBoard()):
+            writer.tx(t, host.send(command))
+            writer.rx(t, model.feed(host.send(command)))
+        for uci in ["e2e4", "e7e5"]:
+            writer.rx(t := t + 1.0, model.play_move(first, chess.Move.from_uci(uci)))
+            first.push_uci(uci)
+        for square in back_ranks:  # the next game's set-up: the back ranks cleared, set up anew, pawns back
+            writer.rx(t := t + 0.5, model.lift(square))
+        for square in back_ranks:
+            writer.rx(t := t + 0.5, model.place(square, second.piece_at(square)))
+        for pawn, home in [(chess.E4, chess.E2), (chess.E5, chess.E7)]:
+            writer.rx(t := t + 0.5, model.lift(pawn))
+            writer.rx(t := t + 0.5, model.place(home))
+        for uci in ["e1d3", "e8d6"]:
+            writer.rx(t := t + 1.0, model.play_move(second, chess.Move.from_uci(uci)))
+            second.push_uci(uci)
+    assert main(["replay", str(path)]) == 0
+    games, out = [], __import__("io").StringIO(capsys.readouterr().out)
+    while (game := chess.pgn.read_game(out)) is not None:
+        games.append(game)
+    assert games[1].headers["FEN"] == chess.Board.from_chess960_pos(959).fen()
+    moves = [[move.uci() for move in game.mainline_moves()] for game in games]
+    assert moves == [["e2e4", "e7e5"], ["e1d3", "e8d6"]]
