@@ -145,7 +145,6 @@ class Recognizer(Hindsight):
         self.rotated = bool(rotated)
         self._detect_rotation = rotated is None
         self._resync = True  # the next snapshot is read afresh: the first one, or one after the link dropped
-        self.next_start: chess.Board | None = None
         self.archive: list[chess.pgn.Game] = []
         self._out: list[Report] = []
         self._t = 0.0
@@ -1170,7 +1169,7 @@ class Recognizer(Hindsight):
 
     def start_new_game(self) -> None:
         self.archive.append(self._pgn(None))
-        start = self._named_start() or self.next_start or self.start
+        start = self._named_start() or self.start
         self.start = start
         self._reset_game(start)
         self._out.append(NewGame(fen=start.fen(), t=self._t))
