@@ -8,6 +8,7 @@ import chess
 
 from eboard960.events import BoardSnapshot, ButtonPressed, LinkChanged, PieceLifted, PiecePlaced
 from eboard960.recognizer import Recognizer
+from eboard960.recognizer.explain import START_OCCUPANCY
 from eboard960.recognizer.table import REFUSED, TRANSITIONS, TRIGGERS, Mode
 
 
@@ -140,6 +141,17 @@ def test_a_named_set_up_that_is_no_chess960_start_restarts_the_game_s_position()
     timed = [dataclasses.replace(e, t=n * 0.5) for n, e in enumerate(events, start=1)]
     reports = [report for event in timed for report in recognizer.feed(event)]
     assert [r.fen for r in reports if r.kind == "new_game"] == [chess.STARTING_FEN]
+
+
+def test_a_set_up_after_a_fen_start_that_cannot_be_set_up_again_is_standard_chess() -> None:
+    ending = chess.Board("4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1", chess960=True)
+    empty = list(chess.scan_forward(START_OCCUPANCY & ~ending.occupied))
+    events = [lift("e2"), place("e4"), *[place(chess.square_name(square)) for square in empty]]
+    events += [lift("e4"), place("e2"), lift("e2"), place("e4"), lift("e7"), place("e5")]
+    recognizer, reports = run(ending, events)
+    assert [r.fen for r in reports if r.kind == "new_game"] == [chess.STARTING_FEN]
+    assert [len(list(game.mainline_moves())) for game in recognizer.games()] == [1, 2]
+    assert sans(reports) == ["e4", "e4", "e5"]
 
 
 def test_a_legal_move_back_to_the_start_occupancy_is_a_move() -> None:

@@ -1169,20 +1169,21 @@ class Recognizer(Hindsight):
 
     def start_new_game(self) -> None:
         self.archive.append(self._pgn(None))
-        start = self._named_start() or self.start
-        self.start = start
-        self._reset_game(start)
-        self._out.append(NewGame(fen=start.fen(), t=self._t))
+        self.start = self._set_up_start()
+        self._reset_game(self.start)
+        self._out.append(NewGame(fen=self.start.fen(), t=self._t))
 
-    def _named_start(self) -> chess.Board | None:
-        """The Chess960 start the pieces were set up in, on a board that named every one of them: players
-        may set up a new position for the next game, and only such a board can tell which."""
-        if not all(square in self._pieces for square in chess.scan_forward(START_OCCUPANCY)):
-            return None
-        named = chess.Board.empty(chess960=True)
-        named.set_piece_map(self._pieces)
-        number = named.chess960_pos(ignore_castling=True)
-        return None if number is None else chess.Board.from_chess960_pos(number)
+    def _set_up_start(self) -> chess.Board:
+        """The position the pieces were set up in: on a board that named every one, the Chess960 start the
+        names show (players may set up the next game's draw); else the game's start again, or standard
+        chess after a FEN start whose pieces did not fill the start's ranks."""
+        if all(square in self._pieces for square in chess.scan_forward(START_OCCUPANCY)):
+            named = chess.Board.empty(chess960=True)
+            named.set_piece_map(self._pieces)
+            number = named.chess960_pos(ignore_castling=True)
+            if number is not None:
+                return chess.Board.from_chess960_pos(number)
+        return self.start if self.start.occupied == START_OCCUPANCY else chess.Board(chess960=True)
 
     def report_game_over(self) -> None:
         outcome = self._board.outcome()
