@@ -154,6 +154,19 @@ def test_a_set_up_after_a_fen_start_that_cannot_be_set_up_again_is_standard_ches
     assert sans(reports) == ["e4", "e4", "e5"]
 
 
+def test_a_set_up_piece_by_piece_whose_first_steps_are_legal_moves_records_none_of_them() -> None:
+    game = [lift("e2"), place("e4"), press("white"), lift("e7"), place("e5"), press("black"),
+            lift("g1"), place("f3"), press("white"), lift("b8"), place("c6"), press("black")]
+    set_up = [lift("f3"), place("g1"), lift("c6"), place("b8"),
+              lift("e4"), place("e2"), lift("e5"), place("e7")]
+    recognizer, reports = run(518, game + set_up)
+    assert [r.kind for r in reports][-4:] == ["illegal", "takeback", "takeback", "new_game"]
+    assert [len(list(g.mainline_moves())) for g in recognizer.games()] == [4, 0]
+    pressed = [*game, lift("f3"), place("g1"), press("white")]  # a real move back home, pressed: kept
+    recognizer, _ = run(518, pressed + set_up[2:])
+    assert [len(list(g.mainline_moves())) for g in recognizer.games()] == [5, 0]
+
+
 def test_a_legal_move_back_to_the_start_occupancy_is_a_move() -> None:
     events = [lift("g1"), place("f3"), lift("g8"), place("f6"), lift("f3"), place("g1"),
               lift("f6"), place("g8")]

@@ -1168,10 +1168,26 @@ class Recognizer(Hindsight):
         self._out.append(PositionRestored(t=self._t))
 
     def start_new_game(self) -> None:
+        start = self._set_up_start()
+        for _ in range(self._set_up_steps(start)):
+            self.undo_last()
         self.archive.append(self._pgn(None))
-        self.start = self._set_up_start()
-        self._reset_game(self.start)
-        self._out.append(NewGame(fen=self.start.fen(), t=self._t))
+        self.start = start
+        self._reset_game(start)
+        self._out.append(NewGame(fen=start.fen(), t=self._t))
+
+    def _set_up_steps(self, start: chess.Board) -> int:
+        """How many of the last moves were the set-up's first steps, read as moves before the board showed
+        a set-up: on a board whose clock was pressed, those made since its last press, each a piece put
+        back on its square in `start` (a game's real last move is pressed, or goes elsewhere)."""
+        board = self._board.copy()
+        steps = 0
+        while self._plies_at_press and len(board.move_stack) > self._plies_at_press:
+            move = board.pop()
+            if board.is_castling(move) or self._placed(board, move) != start.piece_at(move.to_square):
+                break
+            steps += 1
+        return steps
 
     def _set_up_start(self) -> chess.Board:
         """The position the pieces were set up in: on a board that named every one, the Chess960 start the
