@@ -58,6 +58,18 @@ def test_bounce_of_a_capturable_enemy_piece_reported_with_its_identity() -> None
     assert sans(TWO_VICTIMS, events) == ["Ra3"]
 
 
+def test_a_misplaced_reply_picked_up_again_does_not_rewrite_the_move_before_it() -> None:
+    """Found failing (a two-hand generator): Qxc1 victim first with a bounce of the f5 pawn while the queen
+    was in hand, made final by Black's rook lift; the rook set down on b6 (illegal) and picked up again
+    read as the queen having taken on f5 (the same squares) and the rook on b8. A misplaced board picked
+    up again shows the game with a move under way: nothing in it says the earlier move was misread."""
+    fen = "bBrnnrkb/8/8/p4pP1/P2P4/4p3/8/BQnNNK1B w - - 0 23"
+    events = [lift("c1", 1.0), lift("b1", 1.63), lift("f5", 1.91), place("f5", 2.02), place("c1", 3.09),
+              lift("c8", 4.55), place("b6", 5.7), lift("b6", 7.28)]
+    assert sans(fen, [*events, place("c7", 7.93), press("black", 8.52)]) == ["Qxc1", "Rc7"]
+    assert sans(fen, [*events, place("c8", 7.9), lift("c8", 8.5), place("c7", 9.0)]) == ["Qxc1", "Rc7"]
+
+
 def test_bounce_of_an_enemy_piece_in_the_middle_of_a_slide() -> None:
     """Found failing (Ra2 committed); passes since the recognizer's bounce handling changed."""
     events = [lift("a1", 1.0), place("a2", 1.1), lift("a2", 1.2), lift("h7", 1.25), place("h7", 1.28),

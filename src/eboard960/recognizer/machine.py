@@ -618,7 +618,9 @@ class Recognizer(Hindsight):
         """Classify what the sensors show and fire the trigger the class names, if any (`knock`: a place that
         put back a knocked piece)."""
         verdict = self._classify(after_lift)
-        unexplained = verdict.trigger == "misplace" or (verdict is NOTHING and self.mode is Mode.ILLEGAL)
+        unexplained = verdict.trigger == "misplace" or (
+            verdict is NOTHING and self.mode is Mode.ILLEGAL and not is_partial(self.expected, self._occupied)
+        )  # a misplaced board picked up again is the game's with a move under way: no misread history
         if unexplained and self._misread_capture():
             return
         if verdict is NOTHING:
