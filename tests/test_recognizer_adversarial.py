@@ -58,6 +58,20 @@ def test_bounce_of_a_capturable_enemy_piece_reported_with_its_identity() -> None
     assert sans(TWO_VICTIMS, events) == ["Ra3"]
 
 
+def test_a_capture_quicker_than_a_bounce_taken_back_victim_first_leaves_the_game_as_it_was() -> None:
+    """Found failing (a two-hand generator): exd5 with the victim swapped for the pawn in 0.2 s (a bounce by
+    the clock), then taken back, the victim put back first. Read with the pawn still in hand, the takeback's
+    lift and place on d5 looked like exd5 itself, and the pawn set back on e4 like a piece from nowhere:
+    exd5 stood. The board shows the game again, so the open capture is put back."""
+    opening = [lift("e2", 1.0), place("e4", 2.0), press("white", 2.5), lift("d7", 4.0), place("d5", 5.0),
+               press("black", 5.5)]
+    quick = [lift("e4", 7.0), lift("d5", 8.0), place("d5", 8.2), lift("d5", 9.7), place("d5", 11.0),
+             place("e4", 12.5)]
+    start = chess.STARTING_FEN
+    assert sans(start, opening + quick) == ["e4", "d5"]
+    assert sans(start, [*opening, *quick, lift("g1", 14.0), place("f3", 15.0)]) == ["e4", "d5", "Nf3"]
+
+
 def test_a_misplaced_reply_picked_up_again_does_not_rewrite_the_move_before_it() -> None:
     """Found failing (a two-hand generator): Qxc1 victim first with a bounce of the f5 pawn while the queen
     was in hand, made final by Black's rook lift; the rook set down on b6 (illegal) and picked up again

@@ -809,9 +809,9 @@ class Recognizer(Hindsight):
             if shape.is_transposition:
                 picked_up = self._segment_open.ever  # swapped back, it looks as if shown again
         elif self._board.is_capture(open_move):
-            if move is None:
-                picked_up = self._segment_open.ever  # the victim put back first: its square looks touched
-            elif self._only_touched(open_move, move):
+            if move is None:  # the capturer's square filled again: the capture taken back (its victim put
+                return True  # back first looks touched), or never made (a quick swap read as a bounce)
+            if self._only_touched(open_move, move):
                 return True
         return bool(picked_up & targets)
 
