@@ -809,8 +809,8 @@ class Recognizer(Hindsight):
             if shape.is_transposition:
                 picked_up = self._segment_open.ever  # swapped back, it looks as if shown again
         elif self._board.is_capture(open_move):
-            if move is None:  # the capturer's square filled again: the capture taken back (its victim put
-                return True  # back first looks touched), or never made (a quick swap read as a bounce)
+            if move is None:
+                return True  # the board shows the game: the capture taken back, or a bounce misread
             if self._only_touched(open_move, move):
                 return True
         return bool(picked_up & targets)
@@ -1182,9 +1182,11 @@ class Recognizer(Hindsight):
         """How many of the last moves were the set-up's first steps, read as moves before the board showed
         a set-up: on a board whose clock was pressed, those made since its last press, each a piece put
         back on its square in `start` (a game's real last move is pressed, or goes elsewhere)."""
+        if not self._plies_at_press:
+            return 0
         board = self._board.copy()
         steps = 0
-        while self._plies_at_press and len(board.move_stack) > self._plies_at_press:
+        while len(board.move_stack) > self._plies_at_press:
             move = board.pop()
             if board.is_castling(move) or self._placed(board, move) != start.piece_at(move.to_square):
                 break
