@@ -84,6 +84,19 @@ def test_a_misplaced_reply_picked_up_again_does_not_rewrite_the_move_before_it()
     assert sans(fen, [*events, place("c8", 7.9), lift("c8", 8.5), place("c7", 9.0)]) == ["Qxc1", "Rc7"]
 
 
+def test_a_misplaced_piece_that_cannot_move_picked_up_again_does_not_rewrite_the_move_before_it() -> None:
+    """Found failing (a two-hand generator): Qxa2+ victim first with a bounce of the f4 pawn while the queen
+    was in hand; White's c3 pawn, which cannot move out of the check, set down on e4 and picked up again
+    read as the queen having taken on f4 (the same squares) and the pawn taking on b4. The board was the
+    game's with a piece in hand, and Kc1 and Bxf3 were lost."""
+    fen = "1nk4r/1bpp1q1p/8/p7/1n3P2/2PR1N1p/PP2P2P/BK1R4 b - - 9 23"
+    quick = [lift("a2", 1.0), lift("f7", 1.66), lift("f4", 1.78), place("f4", 1.79), place("a2", 3.0)]
+    detour = [lift("c3", 6.6), place("e4", 8.5), lift("e4", 11.1), place("c3", 11.9)]
+    replies = [lift("b1", 12.5), place("c1", 13.2), press("white", 13.5), lift("f3", 16.0), lift("b7", 17.2),
+               place("f3", 18.4), press("black", 19.7)]
+    assert sans(fen, quick + detour + replies) == ["Qxa2+", "Kc1", "Bxf3"]
+
+
 def test_bounce_of_an_enemy_piece_in_the_middle_of_a_slide() -> None:
     """Found failing (Ra2 committed); passes since the recognizer's bounce handling changed."""
     events = [lift("a1", 1.0), place("a2", 1.1), lift("a2", 1.2), lift("h7", 1.25), place("h7", 1.28),

@@ -619,8 +619,10 @@ class Recognizer(Hindsight):
         put back a knocked piece)."""
         verdict = self._classify(after_lift)
         unexplained = verdict.trigger == "misplace" or (
-            verdict is NOTHING and self.mode is Mode.ILLEGAL and not is_partial(self.expected, self._occupied)
-        )  # a misplaced board picked up again is the game's with a move under way: no misread history
+            verdict is NOTHING and self.mode is Mode.ILLEGAL
+            and bool(self._occupied & ~self.expected.occupied)
+            and not is_partial(self.expected, self._occupied)
+        )  # a misplaced board picked up again is the game's with pieces in hand or a move under way
         if unexplained and self._misread_capture():
             return
         if verdict is NOTHING:
