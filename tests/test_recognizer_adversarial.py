@@ -72,6 +72,16 @@ def test_a_capture_quicker_than_a_bounce_taken_back_victim_first_leaves_the_game
     assert sans(start, [*opening, *quick, lift("g1", 14.0), place("f3", 15.0)]) == ["e4", "d5", "Nf3"]
 
 
+def test_a_reply_placed_first_on_the_square_a_capture_left_does_not_take_the_capture_back() -> None:
+    """Found failing (a GoChess generator, after the change above): cxd5, then Black's Nc4 placed 2.3 s
+    later and lifted from e3 0.7 s after that. The board showed the game before cxd5 for a moment, read
+    as the capture put back; only a capture whose victim's square was touched again, or bounced, is."""
+    fen = "R2br1qr/4p3/1p4kp/pN1p4/2PP2pP/4n3/PP2NPP1/B4RK1 w - - 2 18"
+    events = [lift("c4", 1.0), lift("d5", 1.47), place("d5", 1.81), place("c4", 4.1), lift("e3", 4.78),
+              press("black", 5.4), lift("b5", 8.0), place("c3", 8.8), press("white", 9.3)]
+    assert sans(fen, events) == ["cxd5", "Nc4", "Nbc3"]
+
+
 def test_a_misplaced_reply_picked_up_again_does_not_rewrite_the_move_before_it() -> None:
     """Found failing (a two-hand generator): Qxc1 victim first with a bounce of the f5 pawn while the queen
     was in hand, made final by Black's rook lift; the rook set down on b6 (illegal) and picked up again

@@ -811,9 +811,10 @@ class Recognizer(Hindsight):
             if shape.is_transposition:
                 picked_up = self._segment_open.ever  # swapped back, it looks as if shown again
         elif self._board.is_capture(open_move):
-            if move is None:
-                return True  # the board shows the game: the capture taken back, or a bounce misread
-            if self._only_touched(open_move, move):
+            if move is None:  # the board shows the game: the capture taken back (its victim put back
+                # first looks touched), or a quick swap misread as a bounce
+                picked_up = self._segment_open.ever | self._bounced_since_press
+            elif self._only_touched(open_move, move):
                 return True
         return bool(picked_up & targets)
 
