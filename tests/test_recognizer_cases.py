@@ -167,6 +167,22 @@ def test_a_set_up_piece_by_piece_whose_first_steps_are_legal_moves_records_none_
     assert [len(list(g.mainline_moves())) for g in recognizer.games()] == [5, 0]
 
 
+def test_a_mate_that_lands_on_a_start_square_is_no_first_step_of_the_set_up_after_it() -> None:
+    """Found failing (an outside generator): Rh8#, not pressed, put a rook on its start square, and the
+    set-up after the mate took it back. A move that ended the game is final."""
+    mate = chess.Board("1r6/k5r1/8/8/8/8/P7/7K w - - 0 1", chess960=True)
+    game = [lift("a2"), place("a3"), press("white"), lift("b8"), place("h8")]
+    after = mate.copy()
+    for move in ("a2a3", "b8h8"):
+        after.push_uci(move)
+    assert after.is_checkmate()
+    empty = START_OCCUPANCY & ~after.occupied
+    set_up = [lift("a3"), *(place(chess.square_name(square)) for square in chess.scan_forward(empty))]
+    recognizer, reports = run(mate, game + set_up)
+    assert [r.kind for r in reports].count("takeback") == 0
+    assert [len(list(g.mainline_moves())) for g in recognizer.games()] == [2, 0]
+
+
 def test_a_legal_move_back_to_the_start_occupancy_is_a_move() -> None:
     events = [lift("g1"), place("f3"), lift("g8"), place("f6"), lift("f3"), place("g1"),
               lift("f6"), place("g8")]
