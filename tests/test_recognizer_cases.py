@@ -183,6 +183,18 @@ def test_a_mate_that_lands_on_a_start_square_is_no_first_step_of_the_set_up_afte
     assert [len(list(g.mainline_moves())) for g in recognizer.games()] == [2, 0]
 
 
+def test_a_move_that_lets_a_draw_be_claimed_is_no_first_step_of_the_set_up_after_it() -> None:
+    """The knights went back and forth until the position came a third time; the last, Nb8, not pressed,
+    put a knight on its start square, and the players agreed the draw and set up again."""
+    shuffle = [lift("g1"), place("f3"), press("white"), lift("b8"), place("c6"), press("black"),
+               lift("f3"), place("g1"), press("white"), lift("c6"), place("b8")]
+    game = [lift("e2"), place("e4"), press("white"), lift("e7"), place("e5"), press("black"),
+            *shuffle, press("black"), *shuffle]
+    recognizer, reports = run(518, [*game, lift("e4"), place("e2"), lift("e5"), place("e7")])
+    assert "claimable" in [r.kind for r in reports]
+    assert [len(list(g.mainline_moves())) for g in recognizer.games()] == [10, 0]
+
+
 def test_a_legal_move_back_to_the_start_occupancy_is_a_move() -> None:
     events = [lift("g1"), place("f3"), lift("g8"), place("f6"), lift("f3"), place("g1"),
               lift("f6"), place("g8")]

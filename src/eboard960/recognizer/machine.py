@@ -1184,9 +1184,9 @@ class Recognizer(Hindsight):
     def _set_up_steps(self, start: chess.Board) -> int:
         """How many of the last moves were the set-up's first steps, read as moves before the board showed
         a set-up: on a board whose clock was pressed, those made since its last press, each a piece put
-        back on its square in `start` (a game's real last move is pressed, ends the game, or goes
-        elsewhere)."""
-        if not self._plies_at_press or self._board.is_game_over():
+        back on its square in `start` (a game's real last move is pressed, ends the game or lets a draw be
+        claimed, or goes elsewhere)."""
+        if not self._plies_at_press or self._board.is_game_over(claim_draw=True):
             return 0
         board = self._board.copy()
         steps = 0
