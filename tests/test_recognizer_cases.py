@@ -167,6 +167,20 @@ def test_a_set_up_piece_by_piece_whose_first_steps_are_legal_moves_records_none_
     assert [len(list(g.mainline_moves())) for g in recognizer.games()] == [5, 0]
 
 
+def test_a_real_last_move_home_after_another_unpressed_move_is_no_first_step_of_a_set_up() -> None:
+    """Found failing (an outside generator): ...Bd8 pressed, Rf7 and Kg8 not, then every piece lifted and
+    set up again: Kg8 put the king on its start square and was taken back. Since the press, a move that
+    went elsewhere was made before it, so it was the game's. Here Bc4 and Nb8 play those parts."""
+    game = [lift("e2"), place("e4"), press("white"), lift("e7"), place("e5"), press("black"),
+            lift("g1"), place("f3"), press("white"), lift("b8"), place("c6"), press("black"),
+            lift("f1"), place("c4"), lift("c6"), place("b8")]
+    set_up = [lift("e4"), place("e2"), lift("e5"), place("e7"),
+              lift("c4"), place("f1"), lift("f3"), place("g1")]
+    recognizer, reports = run(518, game + set_up)
+    assert "takeback" not in [r.kind for r in reports]
+    assert [len(list(g.mainline_moves())) for g in recognizer.games()] == [6, 0]
+
+
 def test_a_mate_that_lands_on_a_start_square_is_no_first_step_of_the_set_up_after_it() -> None:
     """Found failing (an outside generator): Rh8#, not pressed, put a rook on its start square, and the
     set-up after the mate took it back. A move that ended the game is final."""

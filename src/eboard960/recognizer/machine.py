@@ -1183,18 +1183,17 @@ class Recognizer(Hindsight):
 
     def _set_up_steps(self, start: chess.Board) -> int:
         """How many of the last moves were the set-up's first steps, read as moves before the board showed
-        a set-up: on a board whose clock was pressed, those made since its last press, each a piece put
-        back on its square in `start` (a game's real last move is pressed, ends the game or lets a draw be
-        claimed, or goes elsewhere)."""
+        a set-up: on a board whose clock was pressed, those made since its last press if every one put a
+        piece back on its square in `start` (a game's real last move is pressed, ends the game or lets a
+        draw be claimed, or goes elsewhere; one that comes home with another after it is a real move)."""
         if not self._plies_at_press or self._board.is_game_over(claim_draw=True):
             return 0
         board = self._board.copy()
-        steps = 0
-        while len(board.move_stack) > self._plies_at_press:
+        steps = len(board.move_stack) - self._plies_at_press
+        for _ in range(steps):
             move = board.pop()
             if board.is_castling(move) or self._placed(board, move) != start.piece_at(move.to_square):
-                break
-            steps += 1
+                return 0
         return steps
 
     def _set_up_start(self) -> chess.Board:
