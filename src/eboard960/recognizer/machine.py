@@ -1173,28 +1173,10 @@ class Recognizer(Hindsight):
         self._out.append(PositionRestored(t=self._t))
 
     def start_new_game(self) -> None:
-        start = self._set_up_start()
-        for _ in range(self._set_up_steps(start)):
-            self.undo_last()
         self.archive.append(self._pgn(None))
-        self.start = start
-        self._reset_game(start)
-        self._out.append(NewGame(fen=start.fen(), t=self._t))
-
-    def _set_up_steps(self, start: chess.Board) -> int:
-        """How many of the last moves were the set-up's first steps, read as moves before the board showed
-        a set-up: on a board whose clock was pressed, those made since its last press if every one put a
-        piece back on its square in `start` (a game's real last move is pressed, ends the game or lets a
-        draw be claimed, or goes elsewhere; one that comes home with another after it is a real move)."""
-        if not self._plies_at_press or self._board.is_game_over(claim_draw=True):
-            return 0
-        board = self._board.copy()
-        steps = len(board.move_stack) - self._plies_at_press
-        for _ in range(steps):
-            move = board.pop()
-            if board.is_castling(move) or self._placed(board, move) != start.piece_at(move.to_square):
-                return 0
-        return steps
+        self.start = self._set_up_start()
+        self._reset_game(self.start)
+        self._out.append(NewGame(fen=self.start.fen(), t=self._t))
 
     def _set_up_start(self) -> chess.Board:
         """The position the pieces were set up in: on a board that named every one, the Chess960 start the
