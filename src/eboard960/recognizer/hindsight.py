@@ -227,7 +227,7 @@ class Hindsight:
         assert move is not None  # called only with an open move
         target = chess.BB_SQUARES[move.to_square]
         in_hand = segment.lifted & target and not occupied & target  # picked up again, never put back
-        if not in_hand or board.is_castling(move):
+        if not in_hand or board.is_castling(move) or (reply_follows and self._reply_takes_open()):
             return None
         captured = board.occupied & ~chess.BB_SQUARES[move.from_square]  # what any capture from there leaves
         placed_first = occupied & ~captured  # the square of the reply that follows, placed before its lift
@@ -251,6 +251,13 @@ class Hindsight:
                     ):
                         return capture
         return None
+
+    def _reply_takes_open(self) -> bool:
+        """Can the other side's piece just lifted take the open move's piece where it landed, lifted first
+        as the victim? Then the open move explains the events as well as a capture read from a bounce
+        does, and the spec counts a bounce as nothing."""
+        assert self._open is not None and self._last_lift is not None  # the other side's lift
+        return bool(with_promotions(self._after(), self._last_lift.square, self._open.to_square))
 
     def _lands_after(self, move: chess.Move, square: chess.Square) -> bool:
         """Can the other side's piece just lifted go to `square` once `move` is made?"""
