@@ -788,6 +788,14 @@ def test_a_knock_while_the_reply_takes_the_piece_just_moved_is_no_sign_it_took_e
     move = [lift("c1", 1.0), lift("g5", 1.58), place("g5", 1.72), place("f4", 2.47)]
     reply = [lift("f4", 3.78), lift("g5", 4.44), lift("g3", 4.51), place("g3", 4.63), place("f4", 5.45)]
     assert sans(fen, [*move, *reply, lift("f3", 8.2), place("g5", 9.6)]) == ["Bf4", "gxf4", "Ng5"]
+    # Nxg6 changed into Nc6 (the victim put back), then Qxc6 victim first with a knock of e7 as the queen
+    # left d6: read as Nxg6 with the knight only brushing c6 as it was set down (found the same way)
+    fen = "1k2nbbr/2p1p2p/3q1pp1/P2pN1P1/P1p5/N7/4PPBP/R1K3BR w HAh - 2 16"
+    change = [lift("e5", 1.0), lift("g6", 1.53), place("g6", 1.99), lift("g6", 3.87), place("g6", 4.85),
+              place("c6", 5.79)]
+    reply = [lift("c6", 7.12), lift("d6", 8.05), lift("e7", 8.21), place("e7", 8.35), place("c6", 8.98),
+             press("black", 9.37)]
+    assert sans(fen, [*change, *reply]) == ["Nc6+", "Qxc6"]
 
 
 def test_a_touch_with_the_piece_on_its_square_or_the_other_side_landing_there_is_no_quick_capture() -> None:

@@ -190,11 +190,13 @@ class Hindsight:
         self, occupied: chess.Bitboard, reply_follows: bool, *, chosen: bool = False
     ) -> None:
         """Make the open move final, unless its piece is in hand again and `occupied` (the board before
-        the other side began) shows a capture from its origin instead."""
-        capture = self._capture_in_hand(occupied, reply_follows)
+        the other side began) shows a capture from its origin, or an earlier open move, instead: not when
+        the other side's piece just lifted can take it where it landed (a reply, victim first)."""
+        taken = reply_follows and self._reply_takes_open()
+        capture = None if taken else self._capture_in_hand(occupied, reply_follows)
         if capture is None:
-            if not chosen:  # else the reply just chose it among the earlier open moves (`_take_alternative`)
-                self._back_to_earlier(occupied)
+            if not chosen and not taken:  # else the reply just chose it among the earlier open moves
+                self._back_to_earlier(occupied)  # (`_take_alternative`)
             self._fire("commit")
             return
         self._fire("retract")
@@ -227,7 +229,7 @@ class Hindsight:
         assert move is not None  # called only with an open move
         target = chess.BB_SQUARES[move.to_square]
         in_hand = segment.lifted & target and not occupied & target  # picked up again, never put back
-        if not in_hand or board.is_castling(move) or (reply_follows and self._reply_takes_open()):
+        if not in_hand or board.is_castling(move):
             return None
         captured = board.occupied & ~chess.BB_SQUARES[move.from_square]  # what any capture from there leaves
         placed_first = occupied & ~captured  # the square of the reply that follows, placed before its lift
@@ -253,11 +255,13 @@ class Hindsight:
         return None
 
     def _reply_takes_open(self) -> bool:
-        """Can the other side's piece just lifted take the open move's piece where it landed, lifted first
-        as the victim? Then the open move explains the events as well as a capture read from a bounce
-        does, and the spec counts a bounce as nothing."""
+        """Was the open move's piece lifted again, and can the other side's piece just lifted take it where
+        it landed? Then the open move explains the events (a reply, victim first) as well as a capture read
+        from a bounce, or an earlier open move, does, and the spec counts a bounce as nothing."""
         assert self._open is not None and self._last_lift is not None  # the other side's lift
-        return bool(with_promotions(self._after(), self._last_lift.square, self._open.to_square))
+        target = self._open.to_square
+        in_hand = self._segment_open.lifted & ~self._occupied & chess.BB_SQUARES[target]
+        return bool(in_hand) and bool(with_promotions(self._after(), self._last_lift.square, target))
 
     def _lands_after(self, move: chess.Move, square: chess.Square) -> bool:
         """Can the other side's piece just lifted go to `square` once `move` is made?"""
