@@ -195,8 +195,8 @@ class Hindsight:
         taken = reply_follows and self._reply_takes_open()
         capture = None if taken else self._capture_in_hand(occupied, reply_follows)
         if capture is None:
-            if not chosen and not taken:  # else the reply just chose it among the earlier open moves
-                self._back_to_earlier(occupied)  # (`_take_alternative`)
+            if not chosen and not taken:  # chosen: the reply picked it among the earlier open moves
+                self._back_to_earlier(occupied)
             self._fire("commit")
             return
         self._fire("retract")

@@ -618,11 +618,11 @@ class Recognizer(Hindsight):
         """Classify what the sensors show and fire the trigger the class names, if any (`knock`: a place that
         put back a knocked piece)."""
         verdict = self._classify(after_lift)
-        unexplained = verdict.trigger == "misplace" or (
-            verdict is NOTHING and self.mode is Mode.ILLEGAL
-            and bool(self._occupied & ~self.expected.occupied)
-            and not is_partial(self.expected, self._occupied)
-        )  # a misplaced board picked up again is the game's with pieces in hand or a move under way
+        unexplained = verdict.trigger == "misplace"
+        if verdict is NOTHING and self.mode is Mode.ILLEGAL:
+            # a misplaced board picked up again is the game's with pieces in hand or a move under way
+            expected, occupied = self.expected, self._occupied
+            unexplained = bool(occupied & ~expected.occupied) and not is_partial(expected, occupied)
         if unexplained and self._misread_capture():
             return
         if verdict is NOTHING:
@@ -811,8 +811,9 @@ class Recognizer(Hindsight):
             if shape.is_transposition:
                 picked_up = self._segment_open.ever  # swapped back, it looks as if shown again
         elif self._board.is_capture(open_move):
-            if move is None:  # the board shows the game: the capture taken back (its victim put back
-                # first looks touched), or a quick swap misread as a bounce
+            if move is None:
+                # the board shows the game: the capture taken back (its victim put back first looks
+                # touched), or a quick swap misread as a bounce
                 picked_up = self._segment_open.ever | self._bounced_since_press
             elif self._only_touched(open_move, move):
                 return True
