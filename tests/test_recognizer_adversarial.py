@@ -1703,3 +1703,91 @@ def test_a_quick_transposition_castling_with_crossed_hands_is_castling() -> None
               place("d8", 2.16)]
     assert moves_made(fen, events) == ["Ng3", "O-O-O"]
     assert moves_made(fen, [*events, lift("e2", 3), place("e4", 3.5)]) == ["Ng3", "O-O-O", "e4"]
+
+
+# ---------------------------------------------------------------- pieces slid and set down across squares
+
+
+def test_a_capture_slid_onto_its_victims_square_while_still_showing_on_the_square_before() -> None:
+    """Found failing (an outside generator of sensor physics): Qxd2 own piece first, the queen slid d4, d3,
+    d2, each square reporting it before the last let go. With the victim off, the queen on d4 and d3 made
+    the board misplaced for 40 ms; the queen landing on d2 then read as the victim knocked back there, and
+    the game went on from Qd3. The victim left before the board was misplaced: no knock on that board."""
+    fen = "4k3/8/8/3q4/8/8/3P4/4K3 b - - 0 1"
+    slide = [lift("d5", 1.0), lift("d2", 1.1), place("d4", 1.2), place("d3", 1.25), lift("d4", 1.29),
+             place("d2", 1.34), lift("d3", 1.39)]
+    assert moves_made(fen, [*slide, lift("d2", 3.0), lift("e1", 3.3), place("d2", 3.6)]) == ["Qxd2+", "Kxd2"]
+
+
+def test_a_capture_set_down_across_the_victims_square_and_the_next_is_the_capture() -> None:
+    """Found failing: Rxa8 own piece first, the rook set down across a8 and a7 (a7 full for 0.18 s). A7
+    filling with a8 full read as the rook only touching the victim, Ra7; the queen that then takes on a8
+    could also take a rook on a7, which read as its victim-first reply. A piece lifted that soon after it
+    landed was set down across two squares: the hand that lifts a victim comes later."""
+    fen = "rq4k1/8/R7/8/8/8/8/6K1 w - - 0 1"
+    events = [lift("a6", 1.0), lift("a8", 1.3), place("a8", 1.9), place("a7", 2.0), lift("a7", 2.18),
+              lift("b8", 5.0), lift("a8", 5.35), place("a7", 5.51), place("a8", 5.63), lift("a7", 5.73)]
+    assert moves_made(fen, events) == ["Rxa8", "Qxa8"]
+
+
+
+def test_a_knight_slid_over_squares_it_cannot_stop_on_then_pushing_its_victim_off() -> None:
+    """Found failing (DGT, naming pieces): Nf5xe7 slid over f6 and f7, each a misplaced board for a moment,
+    then pushing the pawn off e7 (the knight named there 7 ms after the pawn left). The knight read as the
+    pawn knocked back on a misplaced board; the capture was never made and the game was lost. A piece named
+    as another is no knock."""
+    fen = "qrbbn1kr/ppp1p2n/7p/3p1N2/6pP/1BP5/PP1PPPP1/QRB1NRK1 w kq - 2 7"
+    events = [lift("f5", 1), place("f6", 1.067, "N"), lift("f6", 1.143), place("f7", 1.164, "N"),
+              lift("f7", 1.267), lift("e7", 1.267), place("e7", 1.274, "N"), lift("e7", 2.813),
+              lift("d8", 3.689), place("e7", 5.122, "b"), lift("b3", 5.826), lift("d5", 5.922),
+              place("c4", 6.013, "B"), place("d5", 6.181, "B"), lift("c4", 6.181), lift("c8", 9.064),
+              place("d7", 9.271, "b"), place("e5", 9.271, "b"), lift("d7", 9.271), place("e6", 9.271, "b"),
+              lift("e5", 9.271)]
+    assert moves_made(fen, events) == ["Nxe7+", "Bxe7", "Bxd5+", "Be6"]
+
+
+def test_a_push_capture_after_a_board_misplaced_for_a_flicker() -> None:
+    """Found failing: Qxe3 pushing the victim off (lift and place at once), then the sleeve brushing e4 and
+    a4, the a4 pawn set down across b5 for 40 ms: a misplaced board. Reported, it stayed misplaced, so
+    Rxb6 with the rook set down across b7 read as Rb7, and the game was lost. A board misplaced for less
+    than a bounce that then shows the game with pieces in hand is a move going on."""
+    fen = "1r1nr3/5p1k/1P1pP1pb/6Pp/P3P3/Q3q3/5B1P/6KB w - - 1 29"
+    events = [lift("a3", 1), lift("e3", 1.686), place("e3", 1.686), lift("e4", 2.01), place("e4", 2.195),
+              lift("a4", 2.228), place("b5", 2.246), place("a4", 2.27), lift("b5", 2.289), lift("b8", 4.238),
+              lift("b6", 5.828), place("b7", 5.99), place("b6", 6.037), lift("b7", 6.112), lift("e3", 7.294),
+              lift("b6", 8.657), place("b6", 8.657)]
+    assert moves_made(fen, events) == ["Qxe3", "Rxb6", "Qxb6"]
+
+
+def test_a_knock_back_while_the_other_sides_move_goes_on_does_not_reopen_the_last_move() -> None:
+    """Found failing (blitz, no clock): after Kxf1, Black's d6 pawn knocked (0.14 s) as the d7 knight left,
+    set down across c6 on its way to take on b8. The pawn back reopened Kxf1 as if Black had not begun,
+    with the knight in hand; White's next move then read as part of it. With another of its pieces in hand,
+    and the mover's all down, the other side's move goes on."""
+    fen = "nBqbk3/2pnppR1/3p4/pp6/8/3PQP2/PPP1P1p1/NR1BKN2 b Q - 0 11"
+    events = [lift("f1", 1), lift("g2", 1.074), place("f1", 1.247), lift("f1", 1.386), lift("e1", 1.419),
+              place("f1", 1.569), lift("d6", 1.63), lift("d7", 1.675), place("c6", 1.688), place("d6", 1.766),
+              lift("c6", 1.825), lift("b8", 1.859), place("b8", 1.861), lift("e3", 1.94), place("d2", 2.023),
+              lift("e7", 2.151), place("e5", 2.257), lift("d6", 2.394), place("d6", 2.573), lift("d2", 2.65)]
+    assert moves_made(fen, events) == ["gxf1=Q+", "Kxf1", "Nxb8", "Qd2", "e5"]
+
+
+def test_a_move_changed_before_the_clock_is_no_capture_read_from_the_square_it_left() -> None:
+    """Found failing: g7-g5 changed to g6, then White's h5 pawn lifted before Black's clock press. The
+    pawn on g6 read as the en passant reply placed 1.5 s before its lift; White's h6 then went astray.
+    A place comes that early before its lift on no board, so g6 is Black's pawn."""
+    fen = "4k3/6p1/8/7P/8/8/8/4K3 b - - 0 1"
+    events = [lift("g7", 1.0), place("g5", 1.5), lift("g5", 2.2), place("g6", 2.6), lift("h5", 4.1),
+              press("black", 4.3), place("h6", 4.5), press("white", 4.8)]
+    assert moves_made(fen, events) == ["g6", "h6"]
+
+
+def test_an_illegal_try_after_a_capture_victim_first_does_not_rewrite_that_capture() -> None:
+    """Found failing: Rxh3+ victim first (no clock), White's f4 pawn bouncing while the rook was in hand;
+    White, in check, then set that pawn down on e4. The board read as Rxf4, quicker than a bounce, followed
+    by Be4. The victim on h3 was off for seconds: that capture was made, and e4 is an illegal try."""
+    fen = "3k4/8/8/3N1p2/1P3P1r/5BKP/8/8 b - - 1 57"
+    events = [lift("h3", 1), lift("h4", 2.065), lift("f4", 2.478), place("f4", 2.541), place("h3", 4.064),
+              lift("f4", 7.399), place("e4", 8.66), lift("e4", 9.708), place("f4", 10.158), lift("g3", 11.29),
+              lift("h3", 12.444), place("h3", 13.312)]
+    assert moves_made(fen, events) == ["Rxh3+", "Kxh3"]

@@ -17,7 +17,7 @@ from itertools import pairwise
 import chess
 
 from eboard960.events import PieceLifted, PiecePlaced, SquareEvent
-from eboard960.recognizer.evidence import Lift, PromotionPress, Segment, knocked
+from eboard960.recognizer.evidence import SCAN_SECONDS, Lift, PromotionPress, Segment, knocked
 from eboard960.recognizer.explain import (
     CastlingShape,
     after_move,
@@ -92,7 +92,9 @@ class Hindsight:
         stays replaced if the reply's first lift came too late to end a move placed first, and the reply goes
         on on the board (not with a clock press); one whose piece landed before its lift, its victim lifted
         earlier, stays replaced if the reply's first lift came too late to end a move placed first and `event`
-        lifts the open move's piece, which the piece lifted can take."""
+        lifts the open move's piece, which the piece lifted can take. A reply whose square filled more than
+        `CAPTURE_PLACED_FIRST_SECONDS` before its piece left explains nothing: the open move's piece landed
+        there."""
         if not self._alternatives:
             return False
         played, shapes = self._after(), self._shapes_open()
@@ -118,12 +120,21 @@ class Hindsight:
                 continue
             after = after_move(self._board, move)
             replies = matching_moves(after, self._occupied, segment, castling_shapes(after))
+            replies = [reply for reply in replies if not self._landed_long_before(after, reply)]
             if replies and self._choose(after, replies) is not None:  # and the pieces reported agree
                 self._open_kind = Mode.MOVED
                 self._set_open(move)
                 self._segment_open = segment
                 return True
         return False
+
+    def _landed_long_before(self, position: chess.Board, reply: chess.Move) -> bool:
+        """Did the piece on `reply`'s square, not named, land longer before `reply`'s piece left than even a
+        capture is placed before its lift? Then it is not that piece (the open move's own, changed there)."""
+        square = reply.to_square
+        landed, left = self._placed_at.get(square), self._lifted_at.get(reply.from_square)
+        return (not position.is_castling(reply) and square not in self._pieces and landed is not None
+                and left is not None and left - landed > CAPTURE_PLACED_FIRST_SECONDS)
 
     def _lands_reply(
         self, played: chess.Board, shapes: tuple[CastlingShape, ...], event: PiecePlaced
@@ -141,7 +152,9 @@ class Hindsight:
         a bounce, other reports between: it was knocked, which is nothing. The move is open again, as the
         board shows it now: its piece may be in hand again, or on its square with the slide it began still
         going on. A move the knocked piece seemed to make meanwhile is void. Not if it is a king or rook whose
-        partner in a castling is in hand: that side is castling (item 9), however quick its hands."""
+        partner in a castling is in hand: that side is castling (item 9), however quick its hands. Nor while
+        another piece of that side is in hand and none of the mover's: its move goes on, and only that piece
+        knocked back too would reopen the move."""
         assert self._final_lift is not None  # called only while it is set
         square, lifted_at, plies, lifted_piece = self._final_lift
         self._final_lift = None
@@ -150,6 +163,13 @@ class Hindsight:
         castles = any(in_hand & shape.pair == shape.pair for shape in self._shapes)
         if (not knocked(lifted_at, self._t) or len(board.move_stack) != plies or castles
                 or piece not in (None, lifted_piece) or (shown is not None and shown.from_square != square)):
+            return
+        others = in_hand & ~chess.BB_SQUARES[square]
+        if others and not board.occupied_co[not board.turn] & ~self._occupied:
+            # the other side lifted more since, none the mover's victim (the mover has nothing in hand): its
+            # move began, unless that piece was knocked too
+            latest = max(chess.scan_forward(others), key=lambda other: self._lifted_at.get(other, 0.0))
+            self._final_lift = (latest, self._lifted_at.get(latest, 0.0), plies, board.piece_at(latest))
             return
         last = board.pop()  # castling is known from the position before it
         castled = board.is_castling(last)
@@ -257,11 +277,15 @@ class Hindsight:
     def _reply_takes_open(self) -> bool:
         """Was the open move's piece lifted again, and can the other side's piece just lifted take it where
         it landed? Then the open move explains the events (a reply, victim first) as well as a capture read
-        from a bounce, or an earlier open move, does, and the spec counts a bounce as nothing."""
+        from a bounce, or an earlier open move, does, and the spec counts a bounce as nothing. Not if it was
+        lifted sooner after it landed than a hand comes back: it was set down across two squares."""
         assert self._open is not None and self._last_lift is not None  # the other side's lift
         target = self._open.to_square
         in_hand = self._segment_open.lifted & ~self._occupied & chess.BB_SQUARES[target]
-        return bool(in_hand) and bool(with_promotions(self._after(), self._last_lift.square, target))
+        landed = self._placed_at.get(target, self._open_at)
+        if not in_hand or self._lifted_at[target] - landed <= SCAN_SECONDS:
+            return False  # not lifted again, or too soon for a hand: it was set down across two squares
+        return bool(with_promotions(self._after(), self._last_lift.square, target))
 
     def _lands_after(self, move: chess.Move, square: chess.Square) -> bool:
         """Can the other side's piece just lifted go to `square` once `move` is made?"""
@@ -487,13 +511,19 @@ class Hindsight:
         there (or the capturer's next move did). If the last move, made since the last press, is that piece's,
         and from the position before it that piece's capture of a square bounced since the press and one or
         two moves more show the board, the last move is taken back and that line made, its last move open.
-        The square must have bounced while that piece was in hand."""
+        The square must have bounced while that piece was in hand, and the last move must not be a capture
+        whose victim was off its square for longer than a bounce (that one was made)."""
         board = self._board
         victims = self._bounced_since_press & board.occupied_co[board.turn]  # the other side's, before it too
         redo = self._before_last() if self._open is None and victims else None
         if redo is None:
             return False
         before, last = redo
+        taken = last.to_square
+        if before.is_capture(last) and not before.is_en_passant(last) and not knocked(
+            self._lifted_at.get(taken), self._placed_at.get(taken)
+        ):
+            return False  # its victim was taken off, not swept off within a bounce: that capture was made
         origin = last.from_square
         in_hand_from, landed = self._lifted_at.get(origin, 0.0), self._placed_at.get(last.to_square, 0.0)
         for victim in chess.scan_forward(victims):

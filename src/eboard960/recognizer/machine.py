@@ -404,7 +404,9 @@ class Recognizer(Hindsight):
                 self._fire("retract")  # the bounced lift alone made the board look like that move
         if bounced or not knocked(self._lifted_at.get(square), self._t):
             knocks = 0
-        elif self.mode is Mode.ILLEGAL:
+        elif self.mode is Mode.ILLEGAL and self._lifted_at[square] >= self._misplaced_at and (
+            piece in (None, self.expected.piece_at(square))
+        ):
             knocks = chess.BB_SQUARES[square]  # a piece knocked on a misplaced board, reports between
         else:
             knocks = self._knocked_together(square, piece)
@@ -623,6 +625,9 @@ class Recognizer(Hindsight):
             # a misplaced board picked up again is the game's with pieces in hand or a move under way
             expected, occupied = self.expected, self._occupied
             unexplained = bool(occupied & ~expected.occupied) and not is_partial(expected, occupied)
+            if not unexplained and self._t - self._misplaced_at <= BOUNCE_SECONDS:
+                self._fire("restore")  # misplaced only for a flicker (a slide, a straddle): the move goes on
+                return
         if unexplained and self._misread_capture():
             return
         if verdict is NOTHING:
@@ -1166,6 +1171,8 @@ class Recognizer(Hindsight):
 
     def report_illegal(self) -> None:
         verdict = self._verdict
+        if self._fix is None:
+            self._misplaced_at = self._t
         self._fix = (verdict.to_empty, verdict.to_fill)
         self._out.append(IllegalPosition(to_empty=verdict.to_empty, to_fill=verdict.to_fill, t=self._t))
 
@@ -1220,6 +1227,7 @@ class Recognizer(Hindsight):
         self._segment = Segment(self._occupied)
         self._segment_open = Segment(self._occupied)
         self._fix: tuple[frozenset[chess.Square], frozenset[chess.Square]] | None = None
+        self._misplaced_at = self._t  # when the board was last found misplaced
         self._repetitions: dict[tuple[object, ...], int] = {_repetition_key(self._board): 1}
         self._promotion = None
         self._late_promotion = False
