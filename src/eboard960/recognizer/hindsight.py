@@ -525,7 +525,7 @@ class Hindsight:
         ):
             return False  # its victim was taken off, not swept off within a bounce: that capture was made
         origin = last.from_square
-        in_hand_from, landed = self._lifted_at.get(origin, 0.0), self._placed_at.get(last.to_square, 0.0)
+        in_hand_from, landed = self._lifted_at.get(origin, 0.0), self._placed_at.get(taken, 0.0)
         for victim in chess.scan_forward(victims):
             if not in_hand_from <= self._placed_at.get(victim, -1.0) <= landed:
                 continue  # it bounced before that piece was lifted or after it landed: no capture's

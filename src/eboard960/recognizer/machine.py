@@ -1227,7 +1227,7 @@ class Recognizer(Hindsight):
         self._segment = Segment(self._occupied)
         self._segment_open = Segment(self._occupied)
         self._fix: tuple[frozenset[chess.Square], frozenset[chess.Square]] | None = None
-        self._misplaced_at = self._t  # when the board was last found misplaced
+        self._misplaced_at = self._t  # when the board last went from right to misplaced
         self._repetitions: dict[tuple[object, ...], int] = {_repetition_key(self._board): 1}
         self._promotion = None
         self._late_promotion = False
