@@ -1775,7 +1775,8 @@ def test_a_knock_back_while_the_other_sides_move_goes_on_does_not_reopen_the_las
 def test_a_move_changed_before_the_clock_is_no_capture_read_from_the_square_it_left() -> None:
     """Found failing: g7-g5 changed to g6, then White's h5 pawn lifted before Black's clock press. The
     pawn on g6 read as the en passant reply placed 1.5 s before its lift; White's h6 then went astray.
-    A place comes that early before its lift on no board, so g6 is Black's pawn."""
+    g5 was empty when g6 filled, and a capture is placed that early before its lift on no board: g6 is
+    Black's pawn, changed there."""
     fen = "4k3/6p1/8/7P/8/8/8/4K3 b - - 0 1"
     events = [lift("g7", 1.0), place("g5", 1.5), lift("g5", 2.2), place("g6", 2.6), lift("h5", 4.1),
               press("black", 4.3), place("h6", 4.5), press("white", 4.8)]
@@ -1791,3 +1792,40 @@ def test_an_illegal_try_after_a_capture_victim_first_does_not_rewrite_that_captu
               lift("f4", 7.399), place("e4", 8.66), lift("e4", 9.708), place("f4", 10.158), lift("g3", 11.29),
               lift("h3", 12.444), place("h3", 13.312)]
     assert moves_made(fen, events) == ["Rxh3+", "Kxh3"]
+
+
+def test_en_passant_placed_first_while_the_double_step_still_stands() -> None:
+    """Found failing (the thirteenth generator, after last session's rule above): b2-b4 unpressed, then
+    Black set the taking pawn on b3 first, lifted b4 and, 3.8 s after b3 filled, c4; Bg2 and b2 followed
+    with no clock. The place came long before its lift, so b3 read as White's b4 changed there, and the
+    board went wrong. But b4 still stood when b3 filled: one pawn is not on both, so b3 was Black's."""
+    fen = "bknr1nrb/p1pp2p1/1q2p3/P4P2/2p2PRp/4P3/1PNP3P/BRQK1N1B w Q - 3 13"
+    events = [lift("b2", 228.846), place("b4", 229.868), place("b3", 231.99), lift("b4", 234.111),
+              lift("c4", 235.837), lift("h1", 237.607), place("g2", 239.037), lift("b3", 245.048),
+              place("b2", 248.294), press("black", 249.425)]
+    assert moves_made(fen, events) == ["b4", "cxb3", "Bg2", "b2"]
+
+
+def test_en_passant_placed_first_then_the_next_move_before_the_clock() -> None:
+    """Found failing (the thirteenth generator): c7-c5 placed before its lift, then en passant victim
+    first, the taking pawn set on c6 a second before b5 was lifted; Black's f5 tried and put back, then
+    Rb8 and Black's clock, White's never pressed. Read as c5 changed to c6 and White's pawn still in hand,
+    the board went wrong; at the press it read bxa6 (a6, touched before, never emptied). The line
+    through the c5 the hands made first explains every square as well: it is the game."""
+    fen = "3k2br/1rp2pp1/n2p2n1/1P5p/2P2P1b/1P2Q3/RK2P1PP/3B3R b - - 0 21"
+    events = [lift("a6", 1.0), place("a6", 1.6), place("c5", 3.247), lift("c7", 3.523), lift("c5", 8.405),
+              place("c6", 10.084), lift("b5", 11.136), lift("g2", 14.29), place("g2", 14.32),
+              lift("f7", 15.863), place("f5", 17.016), lift("f5", 21.646), place("f7", 22.954),
+              lift("b7", 26.99), place("b8", 28.819), press("black", 30.048)]
+    assert moves_made(fen, events) == ["c5", "bxc6", "Rb8"]
+
+
+def test_en_passant_placed_first_then_the_movers_next_piece_lifted() -> None:
+    """Found failing (the thirteenth generator): b7-b5, then en passant victim first, the taking pawn set
+    on b6 4.2 s before a5 was lifted, and Black's king lifted next, no clock between. Read as b5 changed
+    to b6 with White's pawn in hand, the king's lift could not be explained (a pawn on a5 takes nothing on
+    c7); the en passant explains it."""
+    fen = "rb1nnq1r/1pk4p/3p1pN1/P7/P1p3PP/2P1Pb2/1N1P4/RBK2QBR b KQ - 2 12"
+    events = [lift("b7", 1.0), place("b5", 8.89), lift("b5", 16.139), place("b6", 19.254), lift("a5", 23.453),
+              lift("c7", 28.332), place("b7", 33.839), press("black", 34.842)]
+    assert moves_made(fen, events) == ["b5", "axb6+", "Kb7"]

@@ -94,7 +94,8 @@ class Hindsight:
         earlier, stays replaced if the reply's first lift came too late to end a move placed first and `event`
         lifts the open move's piece, which the piece lifted can take. A reply whose square filled more than
         `CAPTURE_PLACED_FIRST_SECONDS` before its piece left explains nothing: the open move's piece landed
-        there."""
+        there; unless `event` lifts a piece of the mover's that the piece lifted cannot take, which the open
+        move cannot explain."""
         if not self._alternatives:
             return False
         played, shapes = self._after(), self._shapes_open()
@@ -108,6 +109,8 @@ class Hindsight:
         target = self._open.to_square
         takes_open = late and isinstance(event, PieceLifted) and self._map(event.square) == target and bool(
             with_promotions(played, self._last_lift.square, target))
+        stray = isinstance(event, PieceLifted) and played.color_at(square := self._map(event.square)) is (
+            not played.turn) and not with_promotions(played, self._last_lift.square, square)
         for move, segment in reversed(self._alternatives):
             if self._only_touched(move, self._open):
                 victim, origin = move.to_square, move.from_square
@@ -120,7 +123,8 @@ class Hindsight:
                 continue
             after = after_move(self._board, move)
             replies = matching_moves(after, self._occupied, segment, castling_shapes(after))
-            replies = [reply for reply in replies if not self._landed_long_before(after, reply)]
+            if not stray:
+                replies = [reply for reply in replies if not self._landed_long_before(after, move, reply)]
             if replies and self._choose(after, replies) is not None:  # and the pieces reported agree
                 self._open_kind = Mode.MOVED
                 self._set_open(move)
@@ -128,13 +132,16 @@ class Hindsight:
                 return True
         return False
 
-    def _landed_long_before(self, position: chess.Board, reply: chess.Move) -> bool:
-        """Did the piece on `reply`'s square, not named, land longer before `reply`'s piece left than even a
-        capture is placed before its lift? Then it is not that piece (the open move's own, changed there)."""
+    def _landed_long_before(self, position: chess.Board, move: chess.Move, reply: chess.Move) -> bool:
+        """Did the piece on `reply`'s square, not named, land after `move`'s piece left its square and longer
+        before `reply`'s piece left than even a capture is placed before its lift? Then it is not that piece
+        but `move`'s own, changed there. One that landed while `move`'s piece still stood was another."""
         square = reply.to_square
         landed, left = self._placed_at.get(square), self._lifted_at.get(reply.from_square)
+        moved_on = self._lifted_at.get(move.to_square)
         return (not position.is_castling(reply) and square not in self._pieces and landed is not None
-                and left is not None and left - landed > CAPTURE_PLACED_FIRST_SECONDS)
+                and left is not None and left - landed > CAPTURE_PLACED_FIRST_SECONDS
+                and moved_on is not None and moved_on < landed + SCAN_SECONDS)
 
     def _lands_reply(
         self, played: chess.Board, shapes: tuple[CastlingShape, ...], event: PiecePlaced
@@ -549,7 +556,22 @@ class Hindsight:
             return None
         before, last = redo
         line = self._line_to_board(before, plies)
+        if line is not None and line[0] == last:
+            line = self._replaced_line(before, plies, self._as_seen(line))
         return None if line is None or line[0] == last else (before, line)
+
+    def _replaced_line(
+        self, before: chess.Board, plies: tuple[int, ...], seen: tuple[int, int]
+    ) -> list[chess.Move] | None:
+        """A line from `before` that begins with an open move the last move replaced and that the board
+        shows as the hands were seen making it, no less than the line through the last move (`seen`): the
+        hands made that move first, and only its own piece moving again said otherwise."""
+        for move in self._replaced:
+            rest = successors(after_move(before, move), self._occupied, self._pieces, depth=max(plies) - 1,
+                              rank=self._as_seen) if before.is_legal(move) else None
+            if rest is not None and len(rest) + 1 in plies and self._as_seen([move, *rest]) >= seen:
+                return [move, *rest]
+        return None
 
     def _before_last(self) -> tuple[chess.Board, chess.Move] | None:
         """The position before the last move and that move, if it was made since the last clock press (the
