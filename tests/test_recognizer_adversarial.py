@@ -1829,3 +1829,15 @@ def test_en_passant_placed_first_then_the_movers_next_piece_lifted() -> None:
     events = [lift("b7", 1.0), place("b5", 8.89), lift("b5", 16.139), place("b6", 19.254), lift("a5", 23.453),
               lift("c7", 28.332), place("b7", 33.839), press("black", 34.842)]
     assert moves_made(fen, events) == ["b5", "axb6+", "Kb7"]
+
+
+def test_en_passant_victim_first_pressed_at_once_is_no_move_changed_and_taken_back() -> None:
+    """Found reporting a takeback (the fourteenth generator): h7-h5, then en passant victim first, the
+    taking pawn set on h6 1.9 s before g5 was lifted and White's clock pressed at once. Read as h5
+    changed to h6 with White's pawn in hand, the press put it right by taking h6 back, a takeback no
+    one made. White's clock says White's move is down: the en passant is read at once."""
+    recognizer = Recognizer(chess.Board("4k2r/5R1p/8/2p3P1/2P1b3/8/5R2/6K1 b - - 0 25", chess960=True))
+    events = [lift("h7", 1.0), place("h5", 3.044), lift("h5", 5.147), place("h6", 6.338), lift("g5", 8.276),
+              press("white", 8.9), lift("h6", 9.836), lift("h8", 10.986), place("h6", 13.014)]
+    reports = [r for e in events for r in recognizer.feed(e)] + recognizer.finish()
+    assert [(r.kind, r.san) for r in reports] == [("move", "h5"), ("move", "gxh6"), ("move", "Rxh6")]

@@ -16,7 +16,7 @@ from itertools import pairwise
 
 import chess
 
-from eboard960.events import PieceLifted, PiecePlaced, SquareEvent
+from eboard960.events import ButtonPressed, PieceLifted, PiecePlaced, SquareEvent
 from eboard960.recognizer.evidence import SCAN_SECONDS, Lift, PromotionPress, Segment, knocked
 from eboard960.recognizer.explain import (
     CastlingShape,
@@ -94,8 +94,8 @@ class Hindsight:
         earlier, stays replaced if the reply's first lift came too late to end a move placed first and `event`
         lifts the open move's piece, which the piece lifted can take. A reply whose square filled more than
         `CAPTURE_PLACED_FIRST_SECONDS` before its piece left explains nothing: the open move's piece landed
-        there; unless `event` lifts a piece of the mover's that the piece lifted cannot take, which the open
-        move cannot explain."""
+        there; unless `event` says the reply is no longer in hand (it lifts a piece of the mover's that the
+        piece lifted cannot take, or presses the other side's clock), which the open move cannot explain."""
         if not self._alternatives:
             return False
         played, shapes = self._after(), self._shapes_open()
@@ -109,8 +109,11 @@ class Hindsight:
         target = self._open.to_square
         takes_open = late and isinstance(event, PieceLifted) and self._map(event.square) == target and bool(
             with_promotions(played, self._last_lift.square, target))
-        stray = isinstance(event, PieceLifted) and played.color_at(square := self._map(event.square)) is (
-            not played.turn) and not with_promotions(played, self._last_lift.square, square)
+        # the reply is no longer in hand: the mover lifts a piece it cannot take, or its clock is pressed
+        mover_lifts = isinstance(event, PieceLifted) and played.color_at(
+            square := self._map(event.square)) is (not played.turn)
+        reply_over = (mover_lifts and not with_promotions(played, self._last_lift.square, square)) or (
+            isinstance(event, ButtonPressed) and event.button == chess.COLOR_NAMES[played.turn])
         for move, segment in reversed(self._alternatives):
             if self._only_touched(move, self._open):
                 victim, origin = move.to_square, move.from_square
@@ -123,7 +126,7 @@ class Hindsight:
                 continue
             after = after_move(self._board, move)
             replies = matching_moves(after, self._occupied, segment, castling_shapes(after))
-            if not stray:
+            if not reply_over:
                 replies = [reply for reply in replies if not self._landed_long_before(after, move, reply)]
             if replies and self._choose(after, replies) is not None:  # and the pieces reported agree
                 self._open_kind = Mode.MOVED
