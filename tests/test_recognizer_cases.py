@@ -131,6 +131,20 @@ def test_a_new_game_starts_from_the_chess960_set_up_a_naming_board_shows() -> No
     assert recognizer.games()[1].headers["FEN"] == chess.Board.from_chess960_pos(0).fen()
 
 
+def test_every_new_game_starts_from_the_set_up_a_naming_board_shows_not_only_the_first() -> None:
+    """Found failing (an outside generator of sessions): the names of pieces that the next set-up left in
+    place (the pawns) went with the old game, so from the second new game on the position was not read."""
+    recognizer = Recognizer(518)
+    named_start = BoardSnapshot.from_board(chess.Board(chess960=True), t=0.1)
+    game = [lift("e2"), place("e4", "P"), lift("e7"), place("e5", "p"), press("black")]
+    events = [*game, *_set_up_named(chess.Board.from_chess960_pos(0)), *game]
+    events += _set_up_named(chess.Board.from_chess960_pos(959))
+    timed = [named_start] + [dataclasses.replace(e, t=n * 0.5) for n, e in enumerate(events, start=1)]
+    reports = [report for event in timed for report in recognizer.feed(event)]
+    assert [r.fen for r in reports if r.kind == "new_game"] == [
+        chess.Board.from_chess960_pos(number).fen() for number in (0, 959)]
+
+
 def test_a_named_set_up_that_is_no_chess960_start_restarts_the_game_s_position() -> None:
     recognizer = Recognizer(518)
     crooked = chess.Board.from_chess960_pos(0)

@@ -1182,8 +1182,10 @@ class Recognizer(Hindsight):
 
     def start_new_game(self) -> None:
         self.archive.append(self._pgn(None))
-        self.start = self._set_up_start()
+        self.start, named = self._set_up_start(), self._pieces
         self._reset_game(self.start)
+        if self._agrees(self.start, named):
+            self._pieces = named  # the names stand: pieces the next set-up leaves where they are keep them
         self._out.append(NewGame(fen=self.start.fen(), t=self._t))
 
     def _set_up_start(self) -> chess.Board:
