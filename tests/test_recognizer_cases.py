@@ -576,3 +576,36 @@ def test_a_move_made_with_another_piece_still_in_hand_is_not_yet_illegal() -> No
 
     _, reports = run(518, [lift("g1"), lift("d2"), place("f3"), place("d5")], finish=False)
     assert [r.kind for r in reports] == ["illegal"]  # put down where it cannot go, it is
+
+
+BISHOP_MATES = "6bk/7p/8/8/3B4/8/8/K7 w - - 0 1"  # Be5 (and Bf6) mate; Bg7+ does not
+
+
+def test_a_mate_is_final_when_the_hands_go_on_the_piece_moved_on_is_no_correction() -> None:
+    """Found failing (an outside generator of game endings): the mating piece, unpressed, picked up a second
+    later and put on another square read as a correction, and the game went on. The mate ended it."""
+    recognizer = Recognizer(chess.Board(BISHOP_MATES, chess960=True))
+    events = [lift("d4"), place("e5"), lift("e5"), place("c3"), lift("h8")]
+    timed = [dataclasses.replace(e, t=n * 1.0) for n, e in enumerate(events, start=1)]
+    reports = [report for event in timed for report in recognizer.feed(event)] + recognizer.finish()
+    assert [(r.kind, getattr(r, "san", None)) for r in reports] == [("move", "Be5#"), ("game_over", None)]
+
+
+def test_a_mating_capture_stands_when_a_piece_is_set_down_elsewhere_next() -> None:
+    """Found failing: Bxe5# own piece first, unpressed, then a piece of the next set-up placed on b1 read
+    as the victim put back and the bishop moved to b1 instead."""
+    recognizer = Recognizer(chess.Board("6bk/7p/8/4n3/3B4/8/8/K7 w - - 0 1", chess960=True))
+    events = [lift("d4"), lift("e5"), place("e5"), place("b1")]
+    timed = [dataclasses.replace(e, t=n * 1.0) for n, e in enumerate(events, start=1)]
+    reports = [report for event in timed for report in recognizer.feed(event)] + recognizer.finish()
+    assert [(r.kind, getattr(r, "san", None)) for r in reports] == [("move", "Bxe5#"), ("game_over", None)]
+
+
+def test_a_slide_that_pauses_on_a_mating_square_goes_on_along_its_line() -> None:
+    """The bishop slid on past e5 (mate) to g7 (check): a mate is final only once no slide can go on."""
+    recognizer = Recognizer(chess.Board(BISHOP_MATES, chess960=True))
+    events = [lift("d4"), place("e5"), lift("e5"), place("g7"), press("white"), lift("g7"), lift("h8"),
+              place("g7")]
+    timed = [dataclasses.replace(e, t=n * 1.0) for n, e in enumerate(events, start=1)]
+    reports = [report for event in timed for report in recognizer.feed(event)] + recognizer.finish()
+    assert sans(reports) == ["Bg7+", "Kxg7"]

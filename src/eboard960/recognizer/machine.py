@@ -115,6 +115,13 @@ def _offline_line(board: chess.Board, occupied: chess.Bitboard,
                                                                       narrow=True)
 
 
+def _ends_game(board: chess.Board) -> bool:
+    """Does the game end in `board` by itself: mate, stalemate, no mating material, the 75-move rule?"""
+    may_lack_material = not board.pawns | board.rooks | board.queens  # any of these can still mate
+    return (not any(board.generate_legal_moves()) or (may_lack_material and board.is_insufficient_material())
+            or board.is_seventyfive_moves())
+
+
 def _promotions(board: chess.Board) -> list[chess.Move]:
     """The legal promotions of the side to move."""
     pawns = board.pawns & board.occupied_co[board.turn] & (chess.BB_RANK_7 if board.turn else chess.BB_RANK_2)
@@ -213,6 +220,9 @@ class Recognizer(Hindsight):
         if self._late_promotion and type(event) is not ButtonPressed and type(event) is not LinkChanged and (
                 self._map(event.square) != self._board.peek().to_square):  # a swap of the promoted piece
             self._first_event(self._map(event.square))
+        if isinstance(event, PieceLifted | PiecePlaced) and self.mode is Mode.MOVED and (
+                self._ends_with_open(event)):
+            self._fire("commit")  # the game ended with the open move: the hands that go on play no more
         if type(event) is PieceLifted:
             self._lift(self._map(event.square))
         elif type(event) is PiecePlaced:
@@ -1085,6 +1095,30 @@ class Recognizer(Hindsight):
             self._after_open = after_move(self._board, self._open)
         return self._after_open
 
+    def _ends_with_open(self, event: PieceLifted | PiecePlaced) -> bool:
+        """Does the open move mate, stalemate, or take the last mating material, and is `event` no step of a
+        slide it may still be making? Then the game is over: the move is final, and its piece moved on is no
+        correction. A slide's step comes within a scan, or places the piece further along its line, or lifts
+        it placed there already or free to go on."""
+        open_at, move, board = self._open_at, self._open, self._board
+        assert move is not None  # asked only with an open move
+        if event.t - open_at <= SCAN_SECONDS:
+            return False
+        after = self._after()
+        if any(after.generate_legal_moves()) and (
+            after.pawns | after.rooks | after.queens or not after.is_insufficient_material()
+            or board.is_insufficient_material()
+        ):
+            return False
+        origin, target, square = move.from_square, move.to_square, self._map(event.square)
+        further = [beyond for beyond in chess.scan_forward(chess.ray(origin, target))
+                   if chess.between(origin, beyond) & chess.BB_SQUARES[target]
+                   and board.is_legal(chess.Move(origin, beyond))]
+        if type(event) is PiecePlaced:
+            return square not in further
+        placed_since = any(placed > open_at for placed in self._placed_at.values())
+        return square != target or not (further or placed_since)
+
     def _piece_after_open(self, square: chess.Square) -> chess.Piece | None:
         """What stands on `square` once the open move is made, without making it."""
         board, move = self._board, self._open
@@ -1251,9 +1285,7 @@ class Recognizer(Hindsight):
         board = self._board
         key = _repetition_key(board)
         seen = self._repetitions[key] = self._repetitions.get(key, 0) + 1
-        may_lack_material = not board.pawns | board.rooks | board.queens  # any of these can still mate
-        if (not any(board.generate_legal_moves()) or (may_lack_material and board.is_insufficient_material())
-                or board.is_seventyfive_moves() or seen >= 5):
+        if _ends_game(board) or seen >= 5:
             self._fire("end")
             return
         if seen >= 3:
