@@ -1841,3 +1841,15 @@ def test_en_passant_victim_first_pressed_at_once_is_no_move_changed_and_taken_ba
               press("white", 8.9), lift("h6", 9.836), lift("h8", 10.986), place("h6", 13.014)]
     reports = [r for e in events for r in recognizer.feed(e)] + recognizer.finish()
     assert [(r.kind, r.san) for r in reports] == [("move", "h5"), ("move", "gxh6"), ("move", "Rxh6")]
+
+
+def test_en_passant_victim_first_then_the_movers_next_move_placed_first() -> None:
+    """Found failing (a timing sweep, no clock): h7-h5 placed first, then en passant victim first, the taking
+    pawn set on h6 4.2 s before g5 was lifted, and Black's Bd8 placed before its lift. Read as h5 changed to
+    h6 with White's pawn in hand, the bishop landing where no pawn goes was unexplained and the board was
+    lost; the en passant explains it."""
+    fen = "r3k1nr/ppp1b2p/2nqp3/3p1pP1/6bP/1P2K3/P1PPP1P1/RNBQ1BNR b kq - 0 10"
+    events = [place("h5", 1.499), lift("h7", 4.922), lift("h5", 10.013), place("h6", 12.94),
+              lift("g5", 17.163), place("d8", 19.232), lift("e7", 22.384), lift("c2", 24.17),
+              place("c4", 26.629), lift("g4", 29.345), lift("e2", 31.172), place("e2", 33.703)]
+    assert moves_made(fen, events) == ["h5", "gxh6", "Bd8", "c4", "Bxe2"]

@@ -95,7 +95,8 @@ class Hindsight:
         lifts the open move's piece, which the piece lifted can take. A reply whose square filled more than
         `CAPTURE_PLACED_FIRST_SECONDS` before its piece left explains nothing: the open move's piece landed
         there; unless `event` says the reply is no longer in hand (it lifts a piece of the mover's that the
-        piece lifted cannot take, or presses the other side's clock), which the open move cannot explain."""
+        piece lifted cannot take, places a piece where that one cannot go, or presses the other side's
+        clock), which the open move cannot explain."""
         if not self._alternatives:
             return False
         played, shapes = self._after(), self._shapes_open()
@@ -109,11 +110,15 @@ class Hindsight:
         target = self._open.to_square
         takes_open = late and isinstance(event, PieceLifted) and self._map(event.square) == target and bool(
             with_promotions(played, self._last_lift.square, target))
-        # the reply is no longer in hand: the mover lifts a piece it cannot take, or its clock is pressed
-        mover_lifts = isinstance(event, PieceLifted) and played.color_at(
-            square := self._map(event.square)) is (not played.turn)
-        reply_over = (mover_lifts and not with_promotions(played, self._last_lift.square, square)) or (
-            isinstance(event, ButtonPressed) and event.button == chess.COLOR_NAMES[played.turn])
+        # the reply is no longer in hand: the mover lifts a piece it cannot take, a piece lands where it
+        # cannot go, or its clock is pressed
+        lifted = self._last_lift.square
+        if isinstance(event, PieceLifted | PiecePlaced):
+            square = self._map(event.square)
+            mover_or_landing = isinstance(event, PiecePlaced) or played.color_at(square) is not played.turn
+            reply_over = mover_or_landing and square != lifted and not with_promotions(played, lifted, square)
+        else:
+            reply_over = isinstance(event, ButtonPressed) and event.button == chess.COLOR_NAMES[played.turn]
         for move, segment in reversed(self._alternatives):
             if self._only_touched(move, self._open):
                 victim, origin = move.to_square, move.from_square
