@@ -581,14 +581,19 @@ def test_a_move_made_with_another_piece_still_in_hand_is_not_yet_illegal() -> No
 BISHOP_MATES = "6bk/7p/8/8/3B4/8/8/K7 w - - 0 1"  # Be5 (and Bf6) mate; Bg7+ does not
 
 
-def test_a_mate_is_final_when_the_hands_go_on_the_piece_moved_on_is_no_correction() -> None:
-    """Found failing (an outside generator of game endings): the mating piece, unpressed, picked up a second
-    later and put on another square read as a correction, and the game went on. The mate ended it."""
-    recognizer = Recognizer(chess.Board(BISHOP_MATES, chess960=True))
-    events = [lift("d4"), place("e5"), lift("e5"), place("c3"), lift("h8")]
-    timed = [dataclasses.replace(e, t=n * 1.0) for n, e in enumerate(events, start=1)]
-    reports = [report for event in timed for report in recognizer.feed(event)] + recognizer.finish()
-    assert [(r.kind, getattr(r, "san", None)) for r in reports] == [("move", "Be5#"), ("game_over", None)]
+def test_a_mate_is_final_once_the_loser_lays_down_the_king_but_a_change_of_mind_replaces_it() -> None:
+    """Found failing (an outside generator of game endings): after an unpressed mate the players' hands go
+    on, and a later event read the mate as part of another move. A piece of the other side lifted makes it
+    final at once; the mating piece itself picked up and moved on is a change of mind (the spec's
+    correction, before the clock), as another outside generator expects."""
+    for events, expected in (
+        ([lift("d4"), place("e5"), lift("h8")], [("move", "Be5#"), ("game_over", None)]),
+        ([lift("d4"), place("e5"), lift("e5"), place("c5"), press("white")], [("move", "Bc5")]),
+    ):
+        recognizer = Recognizer(chess.Board(BISHOP_MATES, chess960=True))
+        timed = [dataclasses.replace(e, t=n * 1.0) for n, e in enumerate(events, start=1)]
+        reports = [report for event in timed for report in recognizer.feed(event)] + recognizer.finish()
+        assert [(r.kind, getattr(r, "san", None)) for r in reports] == expected
 
 
 def test_a_mating_capture_stands_when_a_piece_is_set_down_elsewhere_next() -> None:

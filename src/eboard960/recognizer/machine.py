@@ -1096,13 +1096,16 @@ class Recognizer(Hindsight):
         return self._after_open
 
     def _ends_with_open(self, event: PieceLifted | PiecePlaced) -> bool:
-        """Does the open move mate, stalemate, or take the last mating material, and is `event` no step of a
-        slide it may still be making? Then the game is over: the move is final, and its piece moved on is no
-        correction. A slide's step comes within a scan, or places the piece further along its line, or lifts
-        it placed there already or free to go on."""
+        """Does the open move mate, stalemate, or take the last mating material, and does `event`, with the
+        move's piece still standing, lift another piece or place one that is no next step of a slide? Then
+        the game is over and the move final: a set-up piece or a king laid down is no correction. The
+        move's own piece picked up again may still be moved on (a change of mind), or a button choose
+        another promotion."""
         open_at, move, board = self._open_at, self._open, self._board
         assert move is not None  # asked only with an open move
-        if event.t - open_at <= SCAN_SECONDS:
+        origin, target, square = move.from_square, move.to_square, self._map(event.square)
+        if event.t - open_at <= SCAN_SECONDS or move.promotion or square == target or not (
+                self._occupied & chess.BB_SQUARES[target]):
             return False
         after = self._after()
         if any(after.generate_legal_moves()) and (
@@ -1110,14 +1113,9 @@ class Recognizer(Hindsight):
             or board.is_insufficient_material()
         ):
             return False
-        origin, target, square = move.from_square, move.to_square, self._map(event.square)
-        further = [beyond for beyond in chess.scan_forward(chess.ray(origin, target))
-                   if chess.between(origin, beyond) & chess.BB_SQUARES[target]
-                   and board.is_legal(chess.Move(origin, beyond))]
-        if type(event) is PiecePlaced:
-            return square not in further
-        placed_since = any(placed > open_at for placed in self._placed_at.values())
-        return square != target or not (further or placed_since)
+        slides_on = chess.between(origin, square) & chess.BB_SQUARES[target] and board.is_legal(
+            chess.Move(origin, square))  # placed further along its line, before its lift
+        return type(event) is PieceLifted or not slides_on
 
     def _piece_after_open(self, square: chess.Square) -> chess.Piece | None:
         """What stands on `square` once the open move is made, without making it."""
