@@ -614,3 +614,26 @@ def test_a_slide_that_pauses_on_a_mating_square_goes_on_along_its_line() -> None
     timed = [dataclasses.replace(e, t=n * 1.0) for n, e in enumerate(events, start=1)]
     reports = [report for event in timed for report in recognizer.feed(event)] + recognizer.finish()
     assert sans(reports) == ["Bg7+", "Kxg7"]
+
+
+def test_a_victim_touched_with_the_piece_in_hand_is_no_mating_capture_once_the_piece_lands() -> None:
+    """Found failing (the property test, after the rule above): the queen lifted, White's h2 rook touched
+    with the queen in hand (Qxh2 would mate), then the queen set down on f1. The mate read final at that
+    place; the queen landing where it can go says h2 was only touched."""
+    recognizer = Recognizer(chess.Board("b2nNr2/6pr/2P3k1/p6p/2P1p3/1B4Pq/7R/B5bK b - - 3 30", chess960=True))
+    events = [lift("h3"), lift("h2"), place("h2"), place("f1"), press("black")]
+    timed = [dataclasses.replace(e, t=n * 1.0) for n, e in enumerate(events, start=1)]
+    reports = [report for event in timed for report in recognizer.feed(event)] + recognizer.finish()
+    assert sans(reports) == ["Qf1"]
+
+
+def test_a_castling_whose_rook_landing_came_long_before_its_lift_is_the_only_move_left() -> None:
+    """Found failing (a timing sweep): O-O-O with the king on g1 and the rook on c1, the rook's landing on d1
+    reported 1.6 s before its lift, then the king set down on c1. Nothing showed the two in hand together,
+    so the castling lacked its evidence, and no other move explains the board: no move was read at all."""
+    recognizer = Recognizer(chess.Board("br3rk1/ppp1p3/n4p2/3q3p/5nP1/2N1P2B/P2PPQ1P/2R3KR w KQ - 0 17",
+                                        chess960=True))
+    events = [place("d1"), lift("g1"), lift("c1"), place("c1"), press("white")]
+    timed = [dataclasses.replace(e, t=n * 0.8) for n, e in enumerate(events, start=1)]
+    reports = [report for event in timed for report in recognizer.feed(event)] + recognizer.finish()
+    assert sans(reports) == ["O-O-O"]

@@ -139,17 +139,19 @@ def matching_moves(
     that land on their castling squares are a castling even where an ordinary
     move leaves the same occupancy. So is a king the board names on its castling square;
     a castling is none where it names another piece on the king's square or the rook's.
+    A castling the events do not show is still the move when no other explains a changed board.
     """
     before = board.occupied
     vacated = before & ~occupied
     filled = occupied & ~before
     named = named or {}
     king, rook = chess.Piece(chess.KING, board.turn), chess.Piece(chess.ROOK, board.turn)
-    moves = [
-        shape.move for shape in shapes if shape.after == occupied
+    castlings = [
+        shape for shape in shapes if shape.after == occupied
         and named.get(shape.king_to, king) == king and named.get(shape.rook_to, rook) == rook
-        and (castling_evidence(shape, segment, shown) or shape.king_to in named)
     ]
+    moves = [shape.move for shape in castlings
+             if castling_evidence(shape, segment, shown) or shape.king_to in named]
     ours = board.occupied_co[board.turn]
     if vacated.bit_count() == 1 and filled.bit_count() <= 1:
         from_square = chess.lsb(vacated)
@@ -166,6 +168,8 @@ def matching_moves(
                 move = chess.Move(from_square, to)
                 if board.is_en_passant(move) and board.is_legal(move):
                     moves.append(move)
+    if not moves and occupied != before:
+        moves = [shape.move for shape in castlings]  # its evidence hidden by a piece placed long first
     return moves
 
 

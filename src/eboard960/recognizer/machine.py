@@ -1100,7 +1100,8 @@ class Recognizer(Hindsight):
         move's piece still standing, lift another piece or place one that is no next step of a slide? Then
         the game is over and the move final: a set-up piece or a king laid down is no correction. The
         move's own piece picked up again may still be moved on (a change of mind), or a button choose
-        another promotion."""
+        another promotion; and a capture own piece first may still be a victim touched with the piece in
+        hand, which lands where it can go."""
         open_at, move, board = self._open_at, self._open, self._board
         assert move is not None  # asked only with an open move
         origin, target, square = move.from_square, move.to_square, self._map(event.square)
@@ -1113,9 +1114,13 @@ class Recognizer(Hindsight):
             or board.is_insufficient_material()
         ):
             return False
-        slides_on = chess.between(origin, square) & chess.BB_SQUARES[target] and board.is_legal(
-            chess.Move(origin, square))  # placed further along its line, before its lift
-        return type(event) is PieceLifted or not slides_on
+        if type(event) is PieceLifted:
+            return True
+        reaches = board.is_legal(chess.Move(origin, square))
+        slides_on = reaches and chess.between(origin, square) & chess.BB_SQUARES[target]  # placed first
+        lifted = self._lifted_at
+        touched = board.is_capture(move) and lifted.get(origin, -1.0) < lifted.get(target, -1.0) < open_at
+        return not (slides_on or (reaches and touched))  # the piece in hand landing here, its victim touched
 
     def _piece_after_open(self, square: chess.Square) -> chess.Piece | None:
         """What stands on `square` once the open move is made, without making it."""
