@@ -584,8 +584,8 @@ BISHOP_MATES = "6bk/7p/8/8/3B4/8/8/K7 w - - 0 1"  # Be5 (and Bf6) mate; Bg7+ doe
 def test_a_mate_is_final_once_the_loser_lays_down_the_king_but_a_change_of_mind_replaces_it() -> None:
     """Found failing (an outside generator of game endings): after an unpressed mate the players' hands go
     on, and a later event read the mate as part of another move. A piece of the other side lifted makes it
-    final at once; the mating piece itself picked up and moved on is a change of mind (the spec's
-    correction, before the clock), as another outside generator expects."""
+    final; the mating piece itself picked up and moved on is a change of mind (the spec's correction,
+    before the clock), as another outside generator expects."""
     for events, expected in (
         ([lift("d4"), place("e5"), lift("h8")], [("move", "Be5#"), ("game_over", None)]),
         ([lift("d4"), place("e5"), lift("e5"), place("c5"), press("white")], [("move", "Bc5")]),

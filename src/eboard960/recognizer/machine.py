@@ -220,8 +220,7 @@ class Recognizer(Hindsight):
         if self._late_promotion and type(event) is not ButtonPressed and type(event) is not LinkChanged and (
                 self._map(event.square) != self._board.peek().to_square):  # a swap of the promoted piece
             self._first_event(self._map(event.square))
-        if isinstance(event, PieceLifted | PiecePlaced) and self.mode is Mode.MOVED and (
-                self._ends_with_open(event)):
+        if type(event) is PiecePlaced and self.mode is Mode.MOVED and self._ends_with_open(event):
             self._fire("commit")  # the game ended with the open move: the hands that go on play no more
         if type(event) is PieceLifted:
             self._lift(self._map(event.square))
@@ -1095,18 +1094,17 @@ class Recognizer(Hindsight):
             self._after_open = after_move(self._board, self._open)
         return self._after_open
 
-    def _ends_with_open(self, event: PieceLifted | PiecePlaced) -> bool:
-        """Does the open move mate, stalemate, or take the last mating material, and does `event`, with the
-        move's piece still standing, lift another piece or place one that is no next step of a slide? Then
-        the game is over and the move final: a set-up piece or a king laid down is no correction. The
-        move's own piece picked up again may still be moved on (a change of mind), or a button choose
-        another promotion; and a capture own piece first may still be a victim touched with the piece in
-        hand, which lands where it can go."""
+    def _ends_with_open(self, placed: PiecePlaced) -> bool:
+        """Does the open move mate, stalemate, or take the last mating material, and is `placed`, with the
+        move's piece still standing, no next step of a slide? Then the game is over and the move final: a
+        piece of the next set-up is no part of it. The move's own piece picked up again may still be moved
+        on (a change of mind), or a button choose another promotion; and a capture own piece first may
+        still be a victim touched with the piece in hand, which lands where it can go."""
         open_at, move, board = self._open_at, self._open, self._board
         assert move is not None  # asked only with an open move
-        origin, target, square = move.from_square, move.to_square, self._map(event.square)
-        if event.t - open_at <= SCAN_SECONDS or move.promotion or square == target or not (
-                self._occupied & chess.BB_SQUARES[target]):
+        origin, target, square = move.from_square, move.to_square, self._map(placed.square)
+        standing = self._occupied & chess.BB_SQUARES[target]
+        if placed.t - open_at <= SCAN_SECONDS or move.promotion or not standing:
             return False
         after = self._after()
         if any(after.generate_legal_moves()) and (
@@ -1114,8 +1112,6 @@ class Recognizer(Hindsight):
             or board.is_insufficient_material()
         ):
             return False
-        if type(event) is PieceLifted:
-            return True
         reaches = board.is_legal(chess.Move(origin, square))
         slides_on = reaches and chess.between(origin, square) & chess.BB_SQUARES[target]  # placed first
         lifted = self._lifted_at
