@@ -1095,22 +1095,18 @@ class Recognizer(Hindsight):
         return self._after_open
 
     def _ends_with_open(self, placed: PiecePlaced) -> bool:
-        """Does the open move mate, stalemate, or take the last mating material, and is `placed`, with the
-        move's piece still standing, no next step of a slide? Then the game is over and the move final: a
-        piece of the next set-up is no part of it. The move's own piece picked up again may still be moved
-        on (a change of mind), or a button choose another promotion; and a capture own piece first may
-        still be a victim touched with the piece in hand, which lands where it can go."""
+        """Does the open move end the game (`_ends_game`), and is `placed`, with the move's piece still
+        standing, no next step of a slide? Then the game is over and the move final: a piece of the next
+        set-up is no part of it. The move's own piece picked up again may still be moved on (a change of
+        mind), or a button choose another promotion; and a capture own piece first may still be a victim
+        touched with the piece in hand, which lands where it can go."""
         open_at, move, board = self._open_at, self._open, self._board
         assert move is not None  # asked only with an open move
         origin, target, square = move.from_square, move.to_square, self._map(placed.square)
         standing = self._occupied & chess.BB_SQUARES[target]
         if placed.t - open_at <= SCAN_SECONDS or move.promotion or not standing:
             return False
-        after = self._after()
-        if any(after.generate_legal_moves()) and (
-            after.pawns | after.rooks | after.queens or not after.is_insufficient_material()
-            or board.is_insufficient_material()
-        ):
+        if not _ends_game(self._after()) or board.is_insufficient_material():  # not this move's ending
             return False
         reaches = board.is_legal(chess.Move(origin, square))
         slides_on = reaches and chess.between(origin, square) & chess.BB_SQUARES[target]  # placed first
