@@ -1853,3 +1853,19 @@ def test_en_passant_victim_first_then_the_movers_next_move_placed_first() -> Non
               lift("g5", 17.163), place("d8", 19.232), lift("e7", 22.384), lift("c2", 24.17),
               place("c4", 26.629), lift("g4", 29.345), lift("e2", 31.172), place("e2", 33.703)]
     assert moves_made(fen, events) == ["h5", "gxh6", "Bd8", "c4", "Bxe2"]
+
+
+def test_en_passant_placed_long_before_its_lift_then_taken_back_at_once() -> None:
+    """Found failing (the property test, takebacks): b2-b4 unpressed, en passant victim first with the taking
+    pawn set on b3 1.2 s before a4 was lifted (read as b4 changed to b3, then a4 taking it), then taken back
+    at once: b3's pawn back on a4 and White's pawn on b4. No legal move explains that board from b3; it is
+    the position after b4, so b3 is taken back, b4 made, and the en passant made again reads as one."""
+    fen = "5rkn/nrp1qpp1/2bp1b2/2P1p2p/p3P3/3P1BP1/1PN2P1P/2RQ1NKR w K - 2 26"
+    events = [place("b4", 1.048), lift("b2", 1.302), lift("g1", 2.229), place("g1", 2.260), lift("b4", 3.075),
+              place("b2", 3.568), place("b3", 5.136), lift("b2", 5.382), place("b4", 6.326, "P"),
+              lift("b3", 6.365), lift("b4", 7.987), place("b3", 8.809), lift("a4", 10.039),
+              lift("b3", 11.020), place("a4", 11.396), place("b4", 13.169), lift("b4", 15.012),
+              place("b3", 16.399), lift("a4", 17.041), lift("d1", 17.360), place("e2", 19.192, "Q"),
+              lift("e7", 20.136), place("e8", 21.118, "q")]
+    assert moves_made(fen, events) == ["b4", "axb3", "Qe2", "Qe8"]
+

@@ -556,6 +556,25 @@ class Hindsight:
                 return True
         return False
 
+    def _misread_correction(self) -> bool:
+        """The board no legal continuation explains, because the last move, made since the last press, read
+        as a change of mind was the other side's reply placed before its lift (an en passant, say), and that
+        reply was just taken back: the board shows the open move the last move replaced. The last move is
+        taken back and that one made."""
+        redo = self._before_last()
+        if redo is None:
+            return False
+        before = redo[0]
+        for move in self._replaced:
+            if not before.is_legal(move):
+                continue
+            after = after_move(before, move)
+            if after.occupied == self._occupied and self._agrees(after, self._pieces):
+                self._fire("take_back")
+                self._make_line([move])
+                return True
+        return False
+
     def _redo_last(self, plies: tuple[int, ...]) -> tuple[chess.Board, list[chess.Move]] | None:
         """The position before the last move, if made since the last press, and a line from it that the
         board shows and that does not begin with that move."""

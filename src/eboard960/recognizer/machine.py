@@ -637,7 +637,7 @@ class Recognizer(Hindsight):
             if not unexplained and self._t - self._misplaced_at <= BOUNCE_SECONDS:
                 self._fire("restore")  # misplaced only for a flicker (a slide, a straddle): the move goes on
                 return
-        if unexplained and self._misread_capture():
+        if unexplained and (self._misread_capture() or self._misread_correction()):
             return
         if verdict is NOTHING:
             return
