@@ -310,3 +310,16 @@ def test_a_dgt_session_whose_next_game_is_set_up_in_another_position(tmp_path: P
     assert games[1].headers["FEN"] == chess.Board.from_chess960_pos(959).fen()
     moves = [[move.uci() for move in game.mainline_moves()] for game in games]
     assert moves == [["e2e4", "e7e5"], ["e1d3", "e8d6"]]
+
+
+def test_a_session_ending_with_the_board_set_up_again_prints_only_the_game_played(tmp_path: Path,
+                                                                                  capsys) -> None:
+    """The pieces set up for a next game that was never begun: no empty game after the one played."""
+    steps = [("lift", "e2"), ("place", "e4"), ("lift", "e7"), ("place", "e5"), ("lift", "g1"),
+             ("place", "f3"), ("lift", "b8"), ("place", "c6"), ("lift", "f3"), ("lift", "c6"), ("lift", "e4"),
+             ("lift", "e5"), ("place", "g1"), ("place", "e7"), ("place", "b8"), ("place", "e2")]
+    path = capture_file(tmp_path, [{"t": t, kind: square} for t, (kind, square) in enumerate(steps, 1)])
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("[Event ") == 1
+    assert [move.uci() for move in moves_of(out)] == ["e2e4", "e7e5", "g1f3", "b8c6"]

@@ -127,5 +127,6 @@ def replay_capture(capture: Capture, *, takebacks: bool = True) -> Replay:
         problems.append(f"line {last_line}: the board ends away from the game, moves may be missing: "
                         f"{away.describe()}")
     games = recognizer.games(header.pgn_headers())
-    played = [game for game in games[:-1] if game.next() is not None] + games[-1:]
+    # a game set up but not begun (a session's last set-up) is no game played, unless none was
+    played = [game for game in games if game.next() is not None] or games[-1:]
     return Replay(games=played, reports=reports, problems=problems, warnings=warnings)
