@@ -1869,3 +1869,33 @@ def test_en_passant_placed_long_before_its_lift_then_taken_back_at_once() -> Non
               lift("e7", 20.136), place("e8", 21.118, "q")]
     assert moves_made(fen, events) == ["b4", "axb3", "Qe2", "Qe8"]
 
+
+
+def test_clock_pressed_with_the_capturer_in_hand_then_the_victim_taken_off_and_a_knight_chosen() -> None:
+    """Found failing (an outside generator of clock misuse): b7 lifted, White's clock pressed at once, then
+    a8's rook taken off, the pawn set there and the knight's button pressed. The lift of a8 had made the
+    capture the press seemed to end (a queen, by default) as if Black had lifted the new piece; the lift of
+    a capture's square is either side's, and the pawn landing there says it was the victim's."""
+    events = [lift("b7", 1.0), press("white", 2.0), lift("a8", 3.0), place("a8", 4.0),
+              press("promote_n", 5.0), lift("e8", 6.0), place("d7", 7.0), press("black", 8.0)]
+    assert moves_made("r3k3/1P5p/8/8/8/8/7P/4K3 w - - 0 1", events) == ["bxa8=N", "Kd7"]
+
+
+def test_clock_pressed_twice_early_around_a_capture_then_a_king_step() -> None:
+    """Found failing (clock misuse): Black's clock pressed with the f4 pawn in hand, the e3 queen then taken
+    and pressed again; White's king lifted and White's clock pressed before it landed on e2. The first lift
+    of e3 made fxe3 at once and left the board read wrongly, so the king was read taking on e3."""
+    events = [lift("f4", 1.0), press("black", 2.0), lift("e3", 3.0), place("e3", 4.0), press("black", 5.0),
+              lift("f2", 6.0), press("white", 7.0), place("e2", 8.0), lift("e8", 9.0), place("d7", 10.0),
+              press("black", 11.0)]
+    assert moves_made("4k3/7p/8/8/5p2/4Q3/5K1P/8 b - - 0 1", events) == ["fxe3+", "Ke2", "Kd7"]
+
+
+def test_a_capture_no_scan_showed_then_retaken_victim_first_without_a_press() -> None:
+    """exd5 made between two scans (d5 never showed empty) and White's clock pressed; Black then lifts the
+    pawn on d5, lifts the queen and sets it there, no press: the lift of d5 waits for the next event, the
+    queen's lift, which makes exd5, and Qxd5 follows."""
+    events = [lift("e2", 1.0), place("e4", 2.0), press("white", 3.0), lift("d7", 4.0), place("d5", 5.0),
+              press("black", 6.0), lift("e4", 7.0), press("white", 8.0), lift("d5", 9.0), lift("d8", 10.0),
+              place("d5", 11.0)]
+    assert moves_made(chess.STARTING_FEN, events) == ["e4", "d5", "exd5", "Qxd5"]

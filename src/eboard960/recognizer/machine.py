@@ -144,6 +144,7 @@ class Recognizer(Hindsight):
     _open_shapes: tuple[CastlingShape, ...] | None
     _fix: tuple[frozenset[chess.Square], frozenset[chess.Square]] | None
     _either_press: chess.PieceType | None
+    _lift_on_unseen: PieceLifted | None
 
     def __init__(self, start: chess.Board | int = 518, *, takebacks: bool = True,
                  rotated: bool | None = None) -> None:
@@ -213,6 +214,11 @@ class Recognizer(Hindsight):
     def _step(self, event: SquareEvent) -> None:
         if type(event) is BoardSnapshot:
             self._snapshot(event)  # what changed in it decides what the last events left pending
+            return
+        unseen = self._unseen_capture
+        if unseen is not None and self._lift_on_unseen is None and type(event) is PieceLifted and (
+                self._map(event.square) == unseen.to_square):
+            self._lift_on_unseen = event  # the victim taken off only now, or the capturer by the other side
             return
         if self._unseen_capture is not None or self._other_side_lifted is not None or self._held:
             self._decide_pending(event)
@@ -486,7 +492,8 @@ class Recognizer(Hindsight):
     def _decide_unseen_capture(self, event: SquareEvent | None) -> None:
         """The other side's lift or clock, or the end of input, makes the capture no scan showed
         (`_capture_in_one_scan`); another move of a hand, such as the piece landing, says the clock was
-        pressed early."""
+        pressed early. A lift from the capture's square waits for this decision: it took the victim off
+        after the press, or the other side lifted the capturer."""
         board = self._board
         clock = type(event) is ButtonPressed and event.button in CLOCK_BUTTONS
         if type(event) in (BoardSnapshot, LinkChanged) or (type(event) is ButtonPressed and not clock):
@@ -499,6 +506,9 @@ class Recognizer(Hindsight):
         ) or (clock and CLOCK_BUTTONS[cast(ButtonPressed, event).button] == (not board.turn)):
             assert capture is not None  # it is decided only when there is one (`_decide_pending`)
             self._make_line([capture])
+        held, self._lift_on_unseen = self._lift_on_unseen, None
+        if held is not None:
+            self._step(held)
 
     def _rechoose(self, piece: chess.PieceType) -> None:
         """A promotion button after the mover's clock, before the other side began, changes the piece."""
@@ -527,7 +537,7 @@ class Recognizer(Hindsight):
             occupied, pieces = _turned_bits(occupied), _turned(pieces)
         resync, self._resync = self._resync, False
         if resync:
-            self._unseen_capture = None  # the snapshot shows whether the piece in hand made it
+            self._unseen_capture = self._lift_on_unseen = None  # the snapshot shows whether it was made
         if not resync and self.mode is not Mode.GAME_OVER and not (
                 occupied == self._occupied and self._shows_expected(occupied, pieces)):
             self._report_changes(occupied, pieces, snapshot.t)  # reports were lost, or the board sends
@@ -1264,6 +1274,7 @@ class Recognizer(Hindsight):
         self._late_promotion = False
         self._either_press: chess.PieceType | None = None  # a button then, which either side may have meant
         self._unseen_capture: chess.Move | None = None  # the mover's clock came with a piece in hand
+        self._lift_on_unseen = None  # a lift from its square, read once that capture is decided
         # the other side's lift that made the last move final: its square, when, the moves then, its piece
         self._final_lift: tuple[chess.Square, float, int, chess.Piece | None] | None = None
         self._plies_at_press = 0  # the moves made before the last clock press, which confirmed them
