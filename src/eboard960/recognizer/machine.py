@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, NamedTuple, TypeVar, cast
 
 import chess
 
+from eboard960 import numbering
 from eboard960.errors import RecognitionError
 from eboard960.events import (
     CLOCK_BUTTONS,
@@ -113,6 +114,20 @@ def _offline_line(board: chess.Board, occupied: chess.Bitboard,
     three moving only pieces gone from their squares (a longer drop; which order they came in is a guess)."""
     return successors(board, occupied, pieces, depth=2) or successors(board, occupied, pieces, depth=3,
                                                                       narrow=True)
+
+
+def _in_start(rank: str, named: dict[chess.Square, chess.Piece]) -> bool:
+    """Does the Chess960 start whose first rank is `rank` (letters, a to h) have each of the `named` pieces,
+    on start squares, where it stands?"""
+    for square, piece in named.items():
+        row = chess.square_rank(square)
+        if row in (1, 6):
+            wanted = chess.Piece(chess.PAWN, row == 1)
+        else:
+            wanted = chess.Piece(chess.PIECE_SYMBOLS.index(rank[chess.square_file(square)].lower()), row == 0)
+        if piece != wanted:
+            return False
+    return True
 
 
 def _ends_game(board: chess.Board) -> bool:
@@ -1228,16 +1243,17 @@ class Recognizer(Hindsight):
         self._out.append(NewGame(fen=self.start.fen(), t=self._t))
 
     def _set_up_start(self) -> chess.Board:
-        """The position the pieces were set up in: on a board that named every one, the Chess960 start the
-        names show (players may set up the next game's draw); else the game's start again, or standard
-        chess after a FEN start whose pieces did not fill the start's ranks."""
-        if all(square in self._pieces for square in chess.scan_forward(START_OCCUPANCY)):
-            named = chess.Board.empty(chess960=True)
-            named.set_piece_map(self._pieces)
-            number = named.chess960_pos(ignore_castling=True)
-            if number is not None:
-                return chess.Board.from_chess960_pos(number)
-        return self.start if self.start.occupied == START_OCCUPANCY else chess.Board(chess960=True)
+        """The position the pieces were set up in: the game's start again (standard chess after a FEN start
+        whose pieces did not fill the start's ranks), unless the pieces the board named disagree with it and
+        fit one Chess960 start alone (players may set up the next game's draw, naming only the pieces
+        they set down)."""
+        again = self.start if self.start.occupied == START_OCCUPANCY else chess.Board(chess960=True)
+        named = {square: piece for square, piece in self._pieces.items()
+                 if START_OCCUPANCY & chess.BB_SQUARES[square]}
+        if all(again.piece_at(square) == piece for square, piece in named.items()):
+            return again
+        fits = [number for number in range(960) if _in_start(numbering.scharnagl_rank(number), named)]
+        return chess.Board.from_chess960_pos(fits[0]) if len(fits) == 1 else again
 
     def report_game_over(self) -> None:
         outcome = self._board.outcome()
