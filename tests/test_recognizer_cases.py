@@ -143,6 +143,17 @@ def test_a_new_game_starts_from_the_set_up_a_board_names_only_as_the_pieces_land
     assert sans(reports) == ["e4", "e5", "Nd3", "Nd6"]
 
 
+def test_a_piece_named_wrongly_among_a_few_put_back_sets_up_no_new_position() -> None:
+    """The c1 bishop touched and named a queen, then the moved pieces put back: the names fit one Chess960
+    start alone (RNQNKBBR), but they show too few files for a new position: the same position again."""
+    events = [lift("e2"), place("e4", "P"), lift("e7"), place("e5", "p"), lift("b1"), place("c3", "N"),
+              press("white"), lift("a1"), place("a1", "R"), lift("c1"), place("c1", "Q"), lift("e1"),
+              place("e1", "K"), lift("f1"), place("f1", "B"), lift("e4"), place("e2", "P"), lift("e5"),
+              place("e7", "p"), lift("c3"), place("b1", "N")]
+    _, reports = run(518, events, finish=False)
+    assert [r.fen for r in reports if r.kind == "new_game"] == [chess.STARTING_FEN]
+
+
 def test_every_new_game_starts_from_the_set_up_a_naming_board_shows_not_only_the_first() -> None:
     """Found failing (an outside generator of sessions): the names of pieces that the next set-up left in
     place (the pawns) went with the old game, so from the second new game on the position was not read."""

@@ -1244,13 +1244,15 @@ class Recognizer(Hindsight):
 
     def _set_up_start(self) -> chess.Board:
         """The position the pieces were set up in: the game's start again (standard chess after a FEN start
-        whose pieces did not fill the start's ranks), unless the pieces the board named disagree with it and
-        fit one Chess960 start alone (players may set up the next game's draw, naming only the pieces
-        they set down)."""
+        whose pieces did not fill the start's ranks), unless the pieces the board named disagree with it,
+        name a piece on every file of the first or last rank, and fit one Chess960 start alone (players may
+        set up the next game's draw, on a board that names only the pieces it reports landing; one piece
+        named wrongly among a few put back is no new position)."""
         again = self.start if self.start.occupied == START_OCCUPANCY else chess.Board(chess960=True)
         named = {square: piece for square, piece in self._pieces.items()
                  if START_OCCUPANCY & chess.BB_SQUARES[square]}
-        if all(again.piece_at(square) == piece for square, piece in named.items()):
+        files = {chess.square_file(square) for square in named if chess.square_rank(square) in (0, 7)}
+        if len(files) < 8 or all(again.piece_at(square) == piece for square, piece in named.items()):
             return again
         fits = [number for number in range(960) if _in_start(numbering.scharnagl_rank(number), named)]
         return chess.Board.from_chess960_pos(fits[0]) if len(fits) == 1 else again
