@@ -235,7 +235,7 @@ class Recognizer(Hindsight):
                 self._map(event.square) == unseen.to_square):
             self._lift_on_unseen = event  # the victim taken off only now, or the capturer by the other side
             return
-        if self._unseen_capture is not None or self._other_side_lifted is not None or self._held:
+        if unseen is not None or self._other_side_lifted is not None or self._held:
             self._decide_pending(event)
         self._t = event.t
         if self._late_promotion and type(event) is not ButtonPressed and type(event) is not LinkChanged and (
