@@ -1252,7 +1252,7 @@ class Recognizer(Hindsight):
         named = {square: piece for square, piece in self._pieces.items()
                  if START_OCCUPANCY & chess.BB_SQUARES[square]}
         files = {chess.square_file(square) for square in named if chess.square_rank(square) in (0, 7)}
-        if len(files) < 8 or all(again.piece_at(square) == piece for square, piece in named.items()):
+        if len(files) < 8 or self._agrees(again, named):
             return again
         fits = [number for number in range(960) if _in_start(numbering.scharnagl_rank(number), named)]
         return chess.Board.from_chess960_pos(fits[0]) if len(fits) == 1 else again
