@@ -14,7 +14,7 @@ from __future__ import annotations
 import chess
 
 from eboard960.events import BoardSnapshot, ButtonPressed, LinkChanged, PieceLifted, PiecePlaced
-from eboard960.recognizer import Recognizer
+from eboard960.recognizer import Mode, Recognizer
 
 
 def lift(name: str, t: float) -> PieceLifted:
@@ -1899,3 +1899,16 @@ def test_a_capture_no_scan_showed_then_retaken_victim_first_without_a_press() ->
               press("black", 6.0), lift("e4", 7.0), press("white", 8.0), lift("d5", 9.0), lift("d8", 10.0),
               place("d5", 11.0)]
     assert moves_made(chess.STARTING_FEN, events) == ["e4", "d5", "exd5", "Qxd5"]
+
+
+def test_a_king_stepped_into_check_and_pressed_is_no_castling_whose_rook_never_left() -> None:
+    """Found failing (an outside generator of illegal tries): the king steps g1-f1 into the bishop's line
+    and White's clock is pressed, Black replies. At the end of input a line of three moves explained the
+    occupancy (O-O, Ke7, Kh1), though h1's rook never left its square; a line must move only pieces the
+    hands lifted."""
+    events = [lift("g1", 1.0), place("f1", 2.0), press("white", 3.0), lift("e8", 4.0), place("e7", 5.0)]
+    recognizer = Recognizer(chess.Board("4k3/8/8/8/2b5/8/8/6KR w H - 0 1", chess960=True))
+    reports = [report for event in events for report in recognizer.feed(event)] + recognizer.finish()
+    assert not [report for report in reports if report.kind == "move"]
+    assert recognizer.mode is Mode.ILLEGAL
+

@@ -216,9 +216,11 @@ def is_partial(board: chess.Board, occupied: chess.Bitboard, *, in_hand: int = 0
 def successors(
     board: chess.Board, occupied: chess.Bitboard, pieces: dict[chess.Square, chess.Piece], depth: int,
     *, narrow: bool = False, rank: Callable[[list[chess.Move]], tuple[int, ...]] | None = None,
+    keep: Callable[[list[chess.Move]], bool] | None = None,
 ) -> list[chess.Move] | None:
     """The shortest sequence of at most `depth` legal moves whose result the snapshot shows; of several
-    that long, the first with the highest `rank` (by default, the first found).
+    that long, the first with the highest `rank` (by default, the first found); with `keep`, only a line it
+    keeps.
 
     `narrow` moves only pieces standing where the snapshot shows an empty square, which keeps a deeper
     search cheap; it misses a line that empties a square and fills it again.
@@ -232,7 +234,9 @@ def successors(
             mask = board.occupied & ~occupied if narrow else chess.BB_ALL
             for move in list(board.generate_legal_moves(from_mask=mask)):
                 board.push(move)
-                if board.occupied == occupied and all(board.piece_at(s) == p for s, p in pieces.items()):
+                if board.occupied == occupied and all(board.piece_at(s) == p for s, p in pieces.items()) and (
+                    keep is None or keep([*line, move])
+                ):
                     if rank is None:
                         for _ in range(len(line) + 1):
                             board.pop()

@@ -16,6 +16,7 @@ from itertools import pairwise
 
 import chess
 
+from eboard960.castling import castling_squares
 from eboard960.events import ButtonPressed, PieceLifted, PiecePlaced, SquareEvent
 from eboard960.recognizer.evidence import SCAN_SECONDS, Lift, PromotionPress, Segment, knocked
 from eboard960.recognizer.explain import (
@@ -56,6 +57,7 @@ class Hindsight:
     _segment_open: Segment
     _last_lift: Lift | None
     _lifted_at: dict[chess.Square, float]
+    _made_at: list[float]
     _placed_at: dict[chess.Square, float]
     _held: str | None
     _plies_at_press: int
@@ -613,10 +615,35 @@ class Hindsight:
         taken = board.occupied.bit_count() - self._occupied.bit_count()  # a move takes one at most
         if not 0 <= taken <= max(plies):
             return None
-        line = successors(board, self._occupied, self._pieces, depth=2, rank=self._as_seen)
+        seen = self._seen_leaving(board)
+        line = successors(board, self._occupied, self._pieces, depth=2, rank=self._as_seen, keep=seen)
         if line is None and 3 in plies:
-            line = successors(board, self._occupied, self._pieces, depth=3, narrow=True, rank=self._as_seen)
+            line = successors(board, self._occupied, self._pieces, depth=3, narrow=True, rank=self._as_seen,
+                              keep=seen)
         return line if line and len(line) in plies else None
+
+    def _seen_leaving(self, board: chess.Board) -> Callable[[list[chess.Move]], bool]:
+        """A test of a line from `board`: was every square it moves a piece off lifted since the move before
+        `board`'s last was made? A line that moves a piece no hand touched is not what the hands did,
+        whatever the board shows."""
+        made, start = len(board.move_stack), board.copy(stack=False)
+        since = self._made_at[made - 2] if made >= 2 else -1.0
+        lifted_at = self._lifted_at
+
+        def seen(line: list[chess.Move]) -> bool:
+            position = start.copy(stack=False)
+            for move in line:
+                if position.is_castling(move):
+                    king_from, king_to, rook_from, rook_to = castling_squares(move)
+                    left = [frm for frm, to in ((king_from, king_to), (rook_from, rook_to)) if frm != to]
+                else:
+                    left = [move.from_square]
+                if any(lifted_at.get(square, -2.0) < since for square in left):
+                    return False
+                position.push(move)
+            return True
+
+        return seen
 
     def _as_seen(self, line: list[chess.Move]) -> tuple[int, int]:
         """Of two lines the board shows, the one the hands were seen making: the more squares `_touched`, then

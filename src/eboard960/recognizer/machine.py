@@ -1179,6 +1179,7 @@ class Recognizer(Hindsight):
         board, move = self._board, self._open
         assert move is not None  # the table commits only an open move
         board.push(move)
+        self._made_at.append(self._t)
         self._out.append(MoveRecognized(move=move, ply=len(board.move_stack), t=self._t, line=self._line,
                                         index=self._line.append(move)))
         press = self._promotion
@@ -1218,6 +1219,7 @@ class Recognizer(Hindsight):
     def undo_last(self) -> None:
         self._repetitions[_repetition_key(self._board)] -= 1  # the position taken back never stood
         move = self._board.pop()
+        self._made_at.pop()
         self._replaced = ()
         self._out.append(MoveTakenBack(move=move, san=self._board.san(move), t=self._t))
         self._line = Line(self._board)
@@ -1269,6 +1271,7 @@ class Recognizer(Hindsight):
         self._board = start.copy(stack=False)
         self._board.chess960 = True
         self._line = Line(self._board)
+        self._made_at: list[float] = []  # when each move of the game was made
         self._occupied = self._board.occupied
         self._pieces: dict[chess.Square, chess.Piece] = {}
         self._open: chess.Move | None = None
