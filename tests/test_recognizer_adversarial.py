@@ -1912,3 +1912,24 @@ def test_a_king_stepped_into_check_and_pressed_is_no_castling_whose_rook_never_l
     assert not [report for report in reports if report.kind == "move"]
     assert recognizer.mode is Mode.ILLEGAL
 
+
+def test_a_capture_out_of_turn_put_back_capturer_first_is_no_capture() -> None:
+    """Found failing (illegal tries): White to move, Black's d5 pawn takes on e4 out of turn (victim first),
+    then is put back on d5 before White's pawn returns to e4. Its lift from e4 and place on d5 read as exd5;
+    the pawn set on e4 then had waited for Black's reply placed first (Nf6-e4) for good. The next event, a
+    white piece lifted, says the capture was only undone."""
+    events = [lift("e2", 1.0), place("e4", 1.5), lift("d7", 3.0), place("d5", 3.5), lift("b1", 5.0),
+              place("c3", 5.5), lift("g8", 7.0), place("f6", 7.5),
+              lift("e4", 9.0), lift("d5", 9.6), place("e4", 10.3), lift("e4", 12.0), place("d5", 12.8),
+              place("e4", 13.5), lift("g1", 15.0), place("f3", 15.6), lift("e7", 17.0), place("e6", 17.6)]
+    assert moves_made(chess.STARTING_FEN, events) == ["e4", "d5", "Nc3", "Nf6", "Nf3", "e6"]
+
+
+def test_a_capture_out_of_turn_put_back_capturer_first_where_no_reply_lands() -> None:
+    """The same with the clock pressed and no black piece able to reach e4: the board shows the game again,
+    so the capture its pieces were read as is retracted at once."""
+    events = [lift("e2", 1.0), place("e4", 2.0), press("white", 2.5), lift("d7", 3.0), place("d5", 4.0),
+              press("black", 4.5), lift("e4", 5.0), lift("d5", 6.0), place("e4", 7.0), lift("e4", 8.0),
+              place("d5", 9.0), place("e4", 10.0), lift("g1", 11.0), place("f3", 12.0), press("white", 12.5),
+              lift("g8", 13.0), place("f6", 14.0)]
+    assert moves_made(chess.STARTING_FEN, events) == ["e4", "d5", "Nf3", "Nf6"]

@@ -11,6 +11,7 @@ the table they fire.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from itertools import pairwise
 
@@ -315,14 +316,20 @@ class Hindsight:
         """A capture undone victim first (taken back, or retracted while open) ends with its piece put
         back on its origin, which is also how the other side's next move looks when a board reports its
         place before its lift: the undoing stands unless this event lifts, soon enough, a piece that can
-        go to that square (and is not told apart by the piece the board reported there)."""
+        go to that square (and is not told apart by the piece the board reported there). A capture whose
+        piece was never lifted again was not undone by hand but seen undone (a capture out of turn put
+        back, capturer first) or not at all: then the lift may come at any time."""
         trigger, self._held = self._held, None
+        soon = PLACED_FIRST_SECONDS
         if trigger == "take_back":
             position, origin = self._board, self._board.peek().from_square
         else:
             assert self._open is not None  # a retract is held only for an open move
             position, origin = self._after(), self._open.from_square
-        if isinstance(event, PieceLifted) and event.t - self._t <= PLACED_FIRST_SECONDS:
+            picked_up = self._segment_open.ever | self._bounced_since_press
+            if not picked_up & chess.BB_SQUARES[self._open.to_square]:
+                soon = math.inf
+        if isinstance(event, PieceLifted) and event.t - self._t <= soon:
             square = self._map(event.square)
             same_piece = self._pieces.get(origin) in (None, position.piece_at(square))
             lifted = self._occupied & chess.BB_SQUARES[square]
@@ -627,7 +634,7 @@ class Hindsight:
         `board`'s last was made? A line that moves a piece no hand touched is not what the hands did,
         whatever the board shows."""
         made, start = len(board.move_stack), board.copy(stack=False)
-        since = self._made_at[made - 2] if made >= 2 else -1.0
+        since = self._made_at[made - 2] if made >= 2 else -math.inf
         lifted_at = self._lifted_at
 
         def seen(line: list[chess.Move]) -> bool:
@@ -638,7 +645,7 @@ class Hindsight:
                     left = [frm for frm, to in ((king_from, king_to), (rook_from, rook_to)) if frm != to]
                 else:
                     left = [move.from_square]
-                if any(lifted_at.get(square, -2.0) < since for square in left):
+                if any(square not in lifted_at or lifted_at[square] < since for square in left):
                     return False
                 position.push(move)
             return True

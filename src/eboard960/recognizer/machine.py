@@ -834,7 +834,7 @@ class Recognizer(Hindsight):
     def _may_replace(self, move: chess.Move | None) -> bool:
         """An open move is replaced (or, with None, retracted) only by picking its piece up again, by
         completing the castling it is the first half of, or, if a capture, by its piece landing elsewhere
-        with the victim still there."""
+        with the victim still there or by the board showing the game again in any way."""
         open_move = self._open
         if open_move is None or self._knocked_back(open_move.from_square):
             return True  # its origin filled again within a bounce: a knock, and another piece placed
@@ -849,13 +849,11 @@ class Recognizer(Hindsight):
             targets = chess.BB_SQUARES[shape.king_to] | chess.BB_SQUARES[shape.rook_to]
             if shape.is_transposition:
                 picked_up = self._segment_open.ever  # swapped back, it looks as if shown again
-        elif self._board.is_capture(open_move):
-            if move is None:
-                # the board shows the game: the capture taken back (its victim put back first looks
-                # touched), or a quick swap misread as a bounce
-                picked_up = self._segment_open.ever | self._bounced_since_press
-            elif self._only_touched(open_move, move):
-                return True
+        elif self._board.is_capture(open_move) and (move is None or self._only_touched(open_move, move)):
+            # with None, the board shows the game: the capture taken back (its victim put back first looks
+            # touched), a quick swap misread as a bounce, or the pieces of a capture out of turn put back,
+            # capturer first; unless the next event is a reply placed on its origin first (`_decide_held`)
+            return True
         return bool(picked_up & targets)
 
     def _touched_after_castling(self, occupied: chess.Bitboard) -> bool:
