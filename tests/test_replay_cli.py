@@ -323,3 +323,20 @@ def test_a_session_ending_with_the_board_set_up_again_prints_only_the_game_playe
     out = capsys.readouterr().out
     assert out.count("[Event ") == 1
     assert [move.uci() for move in moves_of(out)] == ["e2e4", "e7e5", "g1f3", "b8c6"]
+
+
+def test_an_illegal_move_pressed_at_the_end_keeps_the_moves_made(tmp_path: Path, capsys) -> None:
+    """Found failing (an outside generator of illegal tries): the rook goes a1-b2 and White's clock is
+    pressed as the recording ends. That press had counted as play going on after the board was lost, so
+    the capture was read again without the place on b2, and the press ended an unseen Rxa5."""
+    steps = [(1.0, "lift", "e1"), (1.6, "place", "d1"), (2.0, "button", "white"), (3.0, "lift", "e8"),
+             (3.7, "place", "e7"), (4.0, "button", "black"), (5.0, "lift", "a1"), (5.8, "place", "b2"),
+             (6.3, "button", "white")]
+    path = capture_file(tmp_path, [{"t": t, kind: value} for t, kind, value in steps],
+                        start="4k3/8/8/q7/8/8/8/R3K3 w - - 0 1")
+    assert main(["replay", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert [move.uci() for move in moves_of(captured.out)] == ["e1d1", "e8e7"]
+    assert "no legal move explains: empty b2; fill a1" in captured.err
+    assert "read again" not in captured.err
+

@@ -174,13 +174,20 @@ def _lost_from(recognizer: Recognizer, unexplained_since: int, after_move: int) 
 
 
 def _play_went_on(events: Sequence[tuple[int, SquareEvent]]) -> bool:
-    """Did play go on after the loss: a clock press after a piece was placed, or many pieces moved?
-    Less is a king laid down to resign, or a move the recording cut off, which lost nothing."""
-    placed = False
-    for _, event in events:
-        placed = placed or isinstance(event, PiecePlaced)
-        if placed and isinstance(event, ButtonPressed) and event.button in CLOCK_BUTTONS:
-            return True
+    """Did play go on after the loss (`events` begin with the report that lost the board): a clock press
+    after a piece was placed since, a piece moved after a press, or many pieces moved? Less is the move
+    that lost it pressed as made (an illegal move), a king laid down to resign, or a move the recording cut
+    off, which lost nothing."""
+    placed = pressed = False
+    for _, event in events[1:]:
+        if isinstance(event, ButtonPressed) and event.button in CLOCK_BUTTONS:
+            if placed:
+                return True
+            pressed = True
+        elif isinstance(event, PIECE_EVENTS):
+            if pressed:
+                return True
+            placed = placed or isinstance(event, PiecePlaced)
     return sum(isinstance(event, PIECE_EVENTS) for _, event in events) >= MIN_LOST
 
 
