@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import shutil
 from pathlib import Path
@@ -340,3 +341,19 @@ def test_an_illegal_move_pressed_at_the_end_keeps_the_moves_made(tmp_path: Path,
     assert "no legal move explains: empty b2; fill a1" in captured.err
     assert "read again" not in captured.err
 
+
+
+def test_a_capture_named_with_dots_keeps_them_in_its_pgn_name(tmp_path: Path) -> None:
+    """Found by an outside generator: x_g0.5.jsonl was written as x_g0.pgn, which x_g0.7.jsonl also took.
+    NAME.jsonl and NAME.jsonl.gz give NAME.pgn, dots in NAME kept."""
+    paths = []
+    for name, square in [("x_g0.5.jsonl", "e4"), ("x_g0.7.jsonl", "e3")]:
+        path = capture_file(tmp_path, [{"t": 1, "lift": square[0] + "2"}, {"t": 2, "place": square}])
+        paths.append(path.rename(tmp_path / name))
+    gz = tmp_path / "game.2.jsonl.gz"
+    with gzip.open(gz, "wt") as packed:
+        packed.write(paths[0].read_text())
+    out = tmp_path / "pgn"
+    assert main(["replay", "--out", str(out), *map(str, paths), str(gz)]) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["game.2.pgn", "x_g0.5.pgn", "x_g0.7.pgn"]
+    assert [m.uci() for m in moves_of((out / "x_g0.7.pgn").read_text())] == ["e2e3"]

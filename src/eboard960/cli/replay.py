@@ -44,10 +44,16 @@ def _pgn_text(result: Replay) -> str:
     return "\n\n".join(str(game) for game in result.games) + "\n"
 
 
+def capture_stem(path: Path) -> str:
+    """A capture's NAME: its file name without `.gz` and the extension before it (`game.5.jsonl.gz`:
+    `game.5`)."""
+    return Path(path.name.removesuffix(".gz")).stem
+
+
 def output_names(paths: list[Path]) -> dict[Path, str]:
     """The PGN name for each capture in `--out`: its stem, or `stem-2`, `stem-3`... when an earlier capture
     has the same stem, so that no game overwrites another one; a name no input has."""
-    stems = {path: path.name.split(".")[0] for path in paths}
+    stems = {path: capture_stem(path) for path in paths}
     inputs = set(stems.values())
     used: set[str] = set()
     names: dict[Path, str] = {}
@@ -110,7 +116,7 @@ def main(args: argparse.Namespace) -> int:
 
 def _write_pgn(path: Path, target: Path, result: Replay) -> int:
     """Write one capture's PGN; a target that cannot be written is named and the next capture goes on."""
-    if target.name != path.name.split(".")[0] + ".pgn":
+    if target.name != capture_stem(path) + ".pgn":
         _say(f"{path}: written as {target.name}, another capture has the same name")
     try:
         target.write_text(_pgn_text(result), encoding="utf-8")
