@@ -59,6 +59,7 @@ class Hindsight:
     _last_lift: Lift | None
     _lifted_at: dict[chess.Square, float]
     _made_at: list[float]
+    _left_at: dict[chess.Square, float]
     _placed_at: dict[chess.Square, float]
     _held: str | None
     _plies_at_press: int
@@ -635,7 +636,7 @@ class Hindsight:
         whatever the board shows."""
         made, start = len(board.move_stack), board.copy(stack=False)
         since = self._made_at[made - 2] if made >= 2 else -math.inf
-        lifted_at = self._lifted_at
+        left_at = self._left_at
 
         def seen(line: list[chess.Move]) -> bool:
             position = start.copy(stack=False)
@@ -645,7 +646,7 @@ class Hindsight:
                     left = [frm for frm, to in ((king_from, king_to), (rook_from, rook_to)) if frm != to]
                 else:
                     left = [move.from_square]
-                if any(square not in lifted_at or lifted_at[square] < since for square in left):
+                if any(square not in left_at or left_at[square] < since for square in left):
                     return False
                 position.push(move)
             return True

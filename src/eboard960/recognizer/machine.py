@@ -180,6 +180,7 @@ class Recognizer(Hindsight):
         self._last_lift: Lift | None = None
         self._lifted_at: dict[chess.Square, float] = {}  # each square's last lift and place
         self._placed_at: dict[chess.Square, float] = {}
+        self._left_at: dict[chess.Square, float] = {}  # each square's last lift, one from an empty square too
         self._open_before_lift: chess.Move | None = None
         # the last promotion button: its piece, the event count then, and whether it is spare: pressed
         # while a promotion stood open whose piece a button had already chosen for it, it is for the next one
@@ -382,6 +383,7 @@ class Recognizer(Hindsight):
 
     def _lift(self, square: chess.Square) -> None:
         bit = chess.BB_SQUARES[square]
+        self._left_at[square] = self._t  # a piece left it, whatever the game's position says
         if not self._occupied & bit:
             return  # a lift from an empty square: a sensor glitch with nothing to undo
         lifted_piece = self._pieces.pop(square, None) or self._piece_expected(square)
@@ -645,6 +647,7 @@ class Recognizer(Hindsight):
             self.rotated = True
             self._occupied, self._pieces = _turned_bits(self._occupied), _turned(self._pieces)
             self._lifted_at, self._placed_at = _turned(self._lifted_at), _turned(self._placed_at)
+            self._left_at = _turned(self._left_at)
             self._rebase()
         return round_
 
