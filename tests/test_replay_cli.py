@@ -357,3 +357,18 @@ def test_a_capture_named_with_dots_keeps_them_in_its_pgn_name(tmp_path: Path) ->
     assert main(["replay", "--out", str(out), *map(str, paths), str(gz)]) == 0
     assert sorted(p.name for p in out.iterdir()) == ["game.2.pgn", "x_g0.5.pgn", "x_g0.7.pgn"]
     assert [m.uci() for m in moves_of((out / "x_g0.7.pgn").read_text())] == ["e2e3"]
+
+
+def test_an_illegal_castling_at_the_end_does_not_rewrite_the_move_before_it(tmp_path: Path, capsys) -> None:
+    """Found failing (an outside generator of illegal special moves): 17...Qe2+ pressed, then White castles
+    out of check as the recording ends. Read again without the queen's place on e2, the press had made an
+    unseen Qxe4 and the castling legal; with little play after the loss, a second reading may only add
+    moves, not rewrite the ones made before it."""
+    steps = [(1.0, "lift", "f3"), (2.0, "place", "e2"), (3.0, "button", "black"), (4.0, "lift", "e1"),
+             (5.0, "lift", "h1"), (6.0, "place", "g1"), (7.0, "place", "f1"), (8.0, "button", "white")]
+    path = capture_file(tmp_path, [{"t": t, kind: value} for t, kind, value in steps],
+                        start="r6r/2pk1p1p/ppn3n1/1P1pP3/4P1bp/P2BbqPN/2PB1P2/RNQ1K2R b KQ - 0 17")
+    assert main(["replay", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert [move.uci() for move in moves_of(captured.out)] == ["f3e2"]
+    assert "no legal move explains: empty f1, g1; fill e1, h1" in captured.err

@@ -38,6 +38,7 @@ class Reading:
     reports: list[tuple[int, Report]]
     lost_at: int | None  # the index of the event where it lost the board, if play went on after it
     skipped: list[tuple[int, chess.Square]]  # places on a square that held a piece: capture line, square
+    little_after: bool = False  # play went on for less than `MIN_LOST` piece reports after the loss
     slip: str = ""  # what this reading undid, for a second reading
 
     @property
@@ -95,7 +96,8 @@ class _Reader:
         self.reports += [(end_line, report) for report in recognizer.finish()]
         lost = _lost_from(recognizer, self.since, self.after_move)
         lost = lost if lost is not None and _play_went_on(events[lost:]) else None
-        return Reading(recognizer, self.reports, lost, self.skipped)
+        little = lost is not None and _pieces_moved(events[lost:]) < MIN_LOST
+        return Reading(recognizer, self.reports, lost, self.skipped, little_after=little)
 
 
 def read(start: chess.Board, events: Sequence[tuple[int, SquareEvent]], end_line: int, *,
@@ -129,8 +131,11 @@ def reread(start: chess.Board, events: Sequence[tuple[int, SquareEvent]], end_li
             except _GaveUp:
                 continue
             reading = reader.finish(trial, end_line)
-            if not takebacks and _moves(reading)[:plies] != made:
-                continue  # with takebacks off, no move once made may be undone unseen
+            if (not takebacks or first.little_after) and _moves(reading)[:plies] != made:
+                # with takebacks off, no move once made may be undone unseen; with little play after the
+                # loss, the few moves found after it are no reason to rewrite the game before it (an
+                # illegal move at the end would be explained away by leaving out a move made before it)
+                continue
             if _followed(reading.recognizer) and reading.plies > plies:
                 reading.slip = slip
                 return reading
@@ -188,7 +193,11 @@ def _play_went_on(events: Sequence[tuple[int, SquareEvent]]) -> bool:
             if pressed:
                 return True
             placed = placed or isinstance(event, PiecePlaced)
-    return sum(isinstance(event, PIECE_EVENTS) for _, event in events) >= MIN_LOST
+    return _pieces_moved(events) >= MIN_LOST
+
+
+def _pieces_moved(events: Sequence[tuple[int, SquareEvent]]) -> int:
+    return sum(isinstance(event, PIECE_EVENTS) for _, event in events)
 
 
 def away_from_game(recognizer: Recognizer) -> IllegalPosition | None:
