@@ -1933,3 +1933,17 @@ def test_a_capture_out_of_turn_put_back_capturer_first_where_no_reply_lands() ->
               place("d5", 9.0), place("e4", 10.0), lift("g1", 11.0), place("f3", 12.0), press("white", 12.5),
               lift("g8", 13.0), place("f6", 14.0)]
     assert moves_made(chess.STARTING_FEN, events) == ["e4", "d5", "Nf3", "Nf6"]
+
+
+def test_an_illegal_castling_with_both_pieces_in_hand_is_reported_once_both_land() -> None:
+    """Found by an outside generator of illegal tries: castling out of check, king and rook in hand
+    together, was reported illegal as the king landed, with the rook still in hand; the spec judges the
+    board once it settles. Put back, the king's step that follows is read."""
+    events = [lift("e1", 1.0), lift("h1", 2.0), place("g1", 3.0), place("f1", 4.0), lift("g1", 5.0),
+              lift("f1", 6.0), place("h1", 7.0), place("e1", 8.0), lift("e1", 9.0), place("d1", 10.0)]
+    recognizer = Recognizer(chess.Board("4k3/4r3/8/8/8/8/8/R3K2R w KQ - 0 1", chess960=True))
+    reports = [report for event in events for report in recognizer.feed(event)] + recognizer.finish()
+    illegal = [report for report in reports if report.kind == "illegal"]
+    assert [report.t for report in illegal] == [4.0]
+    assert (illegal[0].to_empty, illegal[0].to_fill) == ({chess.F1, chess.G1}, {chess.E1, chess.H1})
+    assert [report.kind for report in reports][-2:] == ["restored", "move"]

@@ -807,9 +807,16 @@ class Recognizer(Hindsight):
             return NOTHING  # a capture taken back, its victim not yet put back
         if self._open is None and (castling := self._castling_completed(occupied)):
             return Verdict("complete_castling", move=castling)
-        if more < 0 and is_partial(reference, occupied, in_hand=1):
+        if more < 0 and (is_partial(reference, occupied, in_hand=1) or self._castling_in_hand()):
             return NOTHING  # a move made, or under way, with another piece still in hand: not settled
         return self._illegal(reference)
+
+    def _castling_in_hand(self) -> bool:
+        """Were the mover's king and one of its rooks off the board together: a castling under way, legal or
+        not, whose second piece is still in hand (the board settles, and is judged, when it lands)?"""
+        board, segment = self._board, self._segment
+        king, rooks = board.king(board.turn), board.pieces_mask(chess.ROOK, board.turn)
+        return king is not None and any(segment.held_together(king, r) for r in chess.scan_forward(rooks))
 
     def _placed_first_capture(self, occupied: chess.Bitboard) -> chess.Move | None:
         """A capture whose piece left its square just after a piece landed on its victim's (lifted first, not
