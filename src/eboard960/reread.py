@@ -38,7 +38,6 @@ class Reading:
     reports: list[tuple[int, Report]]
     lost_at: int | None  # the index of the event where it lost the board, if play went on after it
     skipped: list[tuple[int, chess.Square]]  # places on a square that held a piece: capture line, square
-    little_after: bool = False  # play went on for less than `MIN_LOST` piece reports after the loss
     slip: str = ""  # what this reading undid, for a second reading
 
     @property
@@ -96,8 +95,7 @@ class _Reader:
         self.reports += [(end_line, report) for report in recognizer.finish()]
         lost = _lost_from(recognizer, self.since, self.after_move)
         lost = lost if lost is not None and _play_went_on(events[lost:]) else None
-        little = lost is not None and _pieces_moved(events[lost:]) < MIN_LOST
-        return Reading(recognizer, self.reports, lost, self.skipped, little_after=little)
+        return Reading(recognizer, self.reports, lost, self.skipped)
 
 
 def read(start: chess.Board, events: Sequence[tuple[int, SquareEvent]], end_line: int, *,
@@ -122,6 +120,7 @@ def reread(start: chess.Board, events: Sequence[tuple[int, SquareEvent]], end_li
             at_slip[index] = _copy(reader)
         reader.feed(index, line, event)
     plies, made = first.plies, _moves(first)
+    little_after = _pieces_moved(events[first.lost_at:]) < MIN_LOST  # play went on, but only just
     for index in range(first.lost_at, lowest - 1, -1):
         for trial, slip in _trials(events, index):
             reader = _copy(at_slip[index])
@@ -131,7 +130,7 @@ def reread(start: chess.Board, events: Sequence[tuple[int, SquareEvent]], end_li
             except _GaveUp:
                 continue
             reading = reader.finish(trial, end_line)
-            if (not takebacks or first.little_after) and _moves(reading)[:plies] != made:
+            if (not takebacks or little_after) and _moves(reading)[:plies] != made:
                 # with takebacks off, no move once made may be undone unseen; with little play after the
                 # loss, the few moves found after it are no reason to rewrite the game before it (an
                 # illegal move at the end would be explained away by leaving out a move made before it)
