@@ -138,8 +138,8 @@ def human_events(board: chess.Board, move: chess.Move, rng: random.Random) -> li
     """One of the many ways a person makes `move`, drawn from `rng`.
 
     Covers every castling order, captures with the victim first or last, en
-    passant in every order, place-before-lift (also in a capture, and at
-    each step of a slide), touches of other pieces and slides over empty
+    passant in every order a hand makes, place-before-lift (also in a capture,
+    an en passant, and at each step of a slide), touches of other pieces and slides over empty
     squares (also into a capture); the events always net
     out to the move.
     """
@@ -155,9 +155,9 @@ def human_events(board: chess.Board, move: chess.Move, rng: random.Random) -> li
     lift = PieceLifted(square=frm)
     if board.is_en_passant(move):
         victim = PieceLifted(square=chess.square(chess.square_file(to), chess.square_rank(frm)))
-        steps: list[Step] = [lift, victim, place]
-        rng.shuffle(steps)
-        return steps
+        # a pawn reported on its target before its departure only just before it, as a board does
+        return list(rng.choice(((lift, victim, place), (lift, place, victim), (victim, lift, place),
+                                (victim, place, lift), (place, lift, victim))))
     if board.is_capture(move):
         victim = PieceLifted(square=to)
         style = rng.random()
@@ -283,7 +283,7 @@ def human_game(board: chess.Board, moves: Iterable[chess.Move], rng: random.Rand
         if rng.random() < noise_rate / 2 and steps[0] == PieceLifted(square=move.from_square):
             touched = touch_in_hand(board, move, rng)
             steps[1:1] = touched
-        path = set() if board.is_castling(move) or board.is_en_passant(move) else {move.from_square}
+        path = set() if board.is_castling(move) else {move.from_square}
         pairs = set()
         if board.is_castling(move):
             k0, k1, r0, r1 = castling_squares(move)
