@@ -120,6 +120,13 @@ def test_json_nested_too_deeply_is_not_valid_json_and_the_rest_is_kept(tmp_path:
         ('{"capture": 1, "board": "dgt", "start": 960}', "line 1: start position 960 is outside 0..959"),
         ('{"capture": 1, "board": "dgt", "start": "nonsense"}', "line 1: start is not a valid FEN"),
         ('{"capture": 1, "board": "dgt", "start": "\u00b2"}', "line 1: start is not a valid FEN"),
+        # FENs python-chess reads but no game can reach (an outside generator of FEN starts)
+        ('{"capture": 1, "board": "dgt", "start": "8/8/8/8/8/8/8/8 w - - 0 1"}',
+         r"line 1: start is not a position a game can reach \(no white king, no black king, empty\)"),
+        ('{"capture": 1, "board": "dgt", "start": "4k3/8/8/8/8/8/8/K3K3 w - - 0 1"}',
+         r"line 1: start is not a position a game can reach \(too many kings\)"),
+        ('{"capture": 1, "board": "dgt", "start": "4k3/8/8/8/8/8/8/K3R3 w - - 0 1"}',
+         r"line 1: start is not a position a game can reach \(opposite check\)"),
     ],
 )
 def test_bad_headers_get_one_line_errors(tmp_path: Path, header: str, message: str) -> None:
@@ -246,3 +253,11 @@ def test_start_accepts_xfen_and_shredder_fen(tmp_path: Path) -> None:
         header = json.dumps({**HEADER, "start": fen})
         capture = read_capture(write(tmp_path / "c.jsonl", [header]))
         assert capture.header.start.chess960_pos() == 0
+
+
+def test_a_start_keeps_a_castling_right_with_no_rook_and_a_stale_en_passant_square_as_nothing(
+        tmp_path: Path) -> None:
+    """Neither changes a move, so the capture reads; the PGN's FEN leaves them out."""
+    header = json.dumps({**HEADER, "start": "4k3/8/8/8/4P3/8/8/4K3 b KQ e6 0 30"})
+    start = read_capture(write(tmp_path / "c.jsonl", [header])).header.start
+    assert start.fen() == "4k3/8/8/8/4P3/8/8/4K3 b - - 0 30"

@@ -48,6 +48,21 @@ def test_pgn_has_chess960_headers_and_the_capture_names(tmp_path: Path, capsys) 
     assert game.headers["White"] == "W"
 
 
+def test_pgn_tags_escape_quotes_and_backslashes_in_the_capture_names(tmp_path: Path, capsys) -> None:
+    """Found by an outside generator of FEN starts: `[Black "C:\\dir\\"]` ended the tag early for a reader
+    that follows the PGN standard, where a quote or a backslash in a tag is escaped with a backslash."""
+    path = tmp_path / "names.jsonl"
+    header = {"capture": 1, "board": "events", "start": 518, "white": 'Ann "the rook" Lee',
+              "black": "C:\\dir\\", "event": "line one\nline two"}
+    path.write_text(json.dumps(header) + "\n" + json.dumps({"t": 1, "lift": "e2"}) + "\n"
+                    + json.dumps({"t": 2, "place": "e4"}) + "\n")
+    assert main(["replay", str(path)]) == 0
+    tags = [line for line in capsys.readouterr().out.splitlines() if line.startswith("[")]
+    assert '[White "Ann \\"the rook\\" Lee"]' in tags
+    assert '[Black "C:\\\\dir\\\\"]' in tags
+    assert '[Event "line one line two"]' in tags
+
+
 def test_events_mode_prints_the_recognizers_reports(tmp_path: Path, capsys) -> None:
     path = capture_file(tmp_path, [{"t": 1, "lift": "e2"}, {"t": 2, "place": "e5"},
                                    {"t": 3, "lift": "e5"}, {"t": 4, "place": "e4"}])

@@ -95,9 +95,16 @@ def parse_start(value: Any) -> chess.Board:
         if value.strip().isascii() and value.strip().isdigit():  # "²" is a digit to Python, not to int()
             return parse_start(int(value))
         try:
-            return chess.Board(value, chess960=True)
+            board = chess.Board(value, chess960=True)
         except ValueError as error:
             raise CaptureError(f"start is not a valid FEN: {error}") from None
+        # castling rights with no rook to castle with, or a stale en passant square, change no move
+        impossible = board.status() & ~(chess.STATUS_BAD_CASTLING_RIGHTS | chess.STATUS_INVALID_EP_SQUARE)
+        if impossible:
+            problems = ", ".join(str(flag.name).lower().replace("_", " ")
+                                 for flag in chess.Status if flag & impossible)
+            raise CaptureError(f"start is not a position a game can reach ({problems}): {value!r}")
+        return board
     raise CaptureError(f"start must be a position number or a FEN, not {value!r}")
 
 

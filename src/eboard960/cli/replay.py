@@ -12,6 +12,7 @@ from tqdm import tqdm
 
 from eboard960.capture import read_capture
 from eboard960.errors import Eboard960Error
+from eboard960.pgn import pgn_text
 from eboard960.recognizer import IllegalPosition, MoveProvisional, MoveRecognized, Report
 from eboard960.replay import Replay, ReplayError, replay_capture
 
@@ -38,10 +39,6 @@ def describe(report: Report) -> str:
             return f"illegal: {report.describe()}"
     details = " ".join(f"{f.name}={getattr(report, f.name)}" for f in fields(report) if f.name != "t")
     return f"{report.kind} {details}".rstrip()
-
-
-def _pgn_text(result: Replay) -> str:
-    return "\n\n".join(str(game) for game in result.games) + "\n"
 
 
 def capture_stem(path: Path) -> str:
@@ -110,7 +107,7 @@ def main(args: argparse.Namespace) -> int:
         elif args.out:
             status = max(status, _write_pgn(path, args.out / names[path], result))
         else:
-            sys.stdout.write(_pgn_text(result))
+            sys.stdout.write(pgn_text(result.games))
     return status
 
 
@@ -119,7 +116,7 @@ def _write_pgn(path: Path, target: Path, result: Replay) -> int:
     if target.name != capture_stem(path) + ".pgn":
         _say(f"{path}: written as {target.name}, another capture has the same name")
     try:
-        target.write_text(_pgn_text(result), encoding="utf-8")
+        target.write_text(pgn_text(result.games), encoding="utf-8")
     except OSError as error:
         _say(f"{path}: cannot write {target}: {error.strerror}")
         return 1

@@ -334,7 +334,9 @@ class PlaySession:
 
     def pgn_text(self) -> str:
         """All games as PGN text, for the file beside the journal."""
-        return "\n\n".join(str(game) for game in self.games()) + "\n"
+        from eboard960.pgn import pgn_text  # here, not at the top: chess.pgn loads asyncio
+
+        return pgn_text(self.games())
 
     def clock_note(self, t: float) -> str:
         """The clock at `t` as a journal note: white's and black's milliseconds."""
