@@ -276,6 +276,22 @@ def test_resync_snapshot_after_three_plies_offline_brings_the_game_to_the_board(
     assert recognizer.board.board_fen() == board.board_fen() and recognizer.board.turn == board.turn
 
 
+def test_resync_after_three_plies_that_empty_a_square_and_fill_it_again() -> None:
+    """Found failing (an outside generator of link drops): 1.e4 e5 2.Ke2 made while the link was down. The
+    snapshot shows e2 full as before, so a search moving only pieces from squares it shows empty missed the
+    line, and the board was reported misplaced with every later move lost."""
+    board = chess.Board()
+    for san in ("e4", "e5", "Ke2"):
+        board.push_san(san)
+    for snapshot in (BoardSnapshot(occupied=board.occupied, pieces={}), BoardSnapshot.from_board(board)):
+        recognizer = Recognizer(518)
+        reports = [*recognizer.feed(LinkChanged(up=False)), *recognizer.feed(LinkChanged(up=True)),
+                   *recognizer.feed(snapshot), *recognizer.feed(lift("b8")), *recognizer.feed(place("c6"))]
+        reports += recognizer.finish()
+        assert [r.kind for r in reports if r.kind == "illegal"] == []
+        assert sans(reports) == ["e4", "e5", "Ke2", "Nc6"]
+
+
 def test_resync_snapshot_that_no_legal_moves_explain_is_misplaced() -> None:
     recognizer = Recognizer(518)
     board = chess.Board()
@@ -545,6 +561,22 @@ def test_reconnect_line_promotes_to_the_piece_a_button_chose() -> None:
     events = [BoardSnapshot.from_board(start), press("promote_n"), *drop,
               presence, lift("h8"), place("h7"), press("black")]
     assert sans(run(start, events)[1]) == ["b8=N", "Kh7"]
+
+
+def test_reconnect_line_promotes_to_the_piece_a_button_chose_after_the_other_sides_open_move() -> None:
+    """Found failing (an outside generator of link drops): Black's Kd7 unclocked, the link drops, White
+    promotes, and promote_r is pressed once the link is up, before the snapshot. The press came after Kd7
+    showed, so it was for the promotion the snapshot shows; it was dropped with Kd7 and a queen made."""
+    start = chess.Board("4k3/P7/8/8/8/8/8/4K3 b - - 0 1", chess960=True)
+    after = start.copy()
+    for san in ("Kd7", "a8=R"):
+        after.push_san(san)
+    presence = BoardSnapshot(occupied=after.occupied, pieces={})
+    drop = [LinkChanged(up=False), LinkChanged(up=True)]
+    events = [lift("e8"), place("d7"), *drop, press("promote_r"), presence, lift("d7"), place("d6")]
+    assert sans(run(start, events)[1]) == ["Kd7", "a8=R", "Kd6"]
+    before_kd7 = [lift("e8"), press("promote_r"), place("d7"), *drop, presence, lift("d7"), place("d6")]
+    assert sans(run(start, before_kd7)[1]) == ["Kd7", "a8=Q", "Kd6"]  # pressed before Kd7 showed: stale
 
 
 def test_knock_back_after_the_move_it_made_final_ended_the_game_leaves_the_end() -> None:

@@ -215,7 +215,8 @@ def is_partial(board: chess.Board, occupied: chess.Bitboard, *, in_hand: int = 0
 
 def successors(
     board: chess.Board, occupied: chess.Bitboard, pieces: dict[chess.Square, chess.Piece], depth: int,
-    *, narrow: bool = False, rank: Callable[[list[chess.Move]], tuple[int, ...]] | None = None,
+    *, narrow: bool = False, narrow_last: bool = False,
+    rank: Callable[[list[chess.Move]], tuple[int, ...]] | None = None,
     keep: Callable[[list[chess.Move]], bool] | None = None,
 ) -> list[chess.Move] | None:
     """The shortest sequence of at most `depth` legal moves whose result the snapshot shows; of several
@@ -223,15 +224,20 @@ def successors(
     keeps.
 
     `narrow` moves only pieces standing where the snapshot shows an empty square, which keeps a deeper
-    search cheap; it misses a line that empties a square and fills it again.
+    search cheap; it misses a line that empties a square and fills it again. `narrow_last` narrows only
+    the last move, which such a line cannot end with (but for a castling, whose king's square its rook
+    may fill): cheap enough for a resync, which happens once per reconnect.
     """
     frontier: list[list[chess.Move]] = [[]]
-    for _ in range(depth):
+    for ply in range(depth):
+        last = ply == depth - 1
         next_frontier, found = [], []
         for line in frontier:
             for move in line:
                 board.push(move)
             mask = board.occupied & ~occupied if narrow else chess.BB_ALL
+            if narrow_last and last:
+                mask = board.occupied & ~occupied | board.kings & board.occupied_co[board.turn]
             for move in list(board.generate_legal_moves(from_mask=mask)):
                 board.push(move)
                 if board.occupied == occupied and all(board.piece_at(s) == p for s, p in pieces.items()) and (

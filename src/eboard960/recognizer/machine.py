@@ -110,10 +110,21 @@ def _is_unpromoted_pawn(square: chess.Square, piece: chess.Piece | None) -> bool
 
 def _offline_line(board: chess.Board, occupied: chess.Bitboard,
                   pieces: dict[chess.Square, chess.Piece]) -> list[chess.Move] | None:
-    """The moves made while the link was down that lead from `board` to a resync snapshot: up to two, or
-    three moving only pieces gone from their squares (a longer drop; which order they came in is a guess)."""
-    return successors(board, occupied, pieces, depth=2) or successors(board, occupied, pieces, depth=3,
+    """The moves made while the link was down that lead from `board` to a resync snapshot: up to three (a
+    longer drop; which order they came in is a guess)."""
+    line = successors(board, occupied, pieces, depth=2) or successors(board, occupied, pieces, depth=3,
                                                                       narrow=True)
+    if line is None and occupied.bit_count() == board.occupied.bit_count():
+        # no capture, so the line may empty a square and fill it again; with one, such a line would
+        # explain a piece in hand by the other side's capture in between
+        line = successors(board, occupied, pieces, depth=3, narrow_last=True, keep=_no_round_trip)
+    return line
+
+
+def _no_round_trip(line: list[chess.Move]) -> bool:
+    """Is no piece moved out and back? That explains nothing but the other side's move out of turn."""
+    return not (len(line) == 3 and line[2].from_square == line[0].to_square
+                and line[2].to_square == line[0].from_square)
 
 
 def _in_start(rank: str, named: dict[chess.Square, chess.Piece]) -> bool:
@@ -589,6 +600,9 @@ class Recognizer(Hindsight):
             line = _offline_line(self._board, occupied, pieces)
         if line is not None:
             if self._open is not None:  # made as the line's first move: no longer open, nor replacing any
+                press = self._promotion
+                if press is not None and press.nth >= self._first_shown and not self._open.promotion:
+                    self._promotion = press._replace(nth=self._index)  # for the line's promotion, made now
                 self._open = None
                 self._after_open = None
                 self._alternatives = []
