@@ -358,13 +358,17 @@ class Hindsight:
         if not victims or not origins:
             return None
         order = segment.order
-        pairs = [(to, frm) for to in reversed(order) if victims & chess.BB_SQUARES[to]
-                 for frm in chess.scan_forward(origins)]  # the victim lifted last is the likeliest,
+        first = {square: index for index, square in reversed(list(enumerate(order)))}  # where it first shows
+        legal = {(move.to_square, move.from_square)  # one generator call, not an is_legal per pair
+                 for move in board.generate_legal_moves(from_mask=origins, to_mask=victims)}
+        targets = dict.fromkeys(to for to in reversed(order) if victims & chess.BB_SQUARES[to])  # once each
+        pairs = [(to, frm) for to in targets for frm in chess.scan_forward(origins)
+                 if (to, frm) in legal]  # the victim lifted last is the likeliest,
         replying = board.occupied_co[not board.turn] & ~occupied  # the other side's pieces lifted since
-        began = min((order.index(square) for square in chess.scan_forward(replying) if square in order),
+        began = min((first[square] for square in chess.scan_forward(replying) if square in first),
                     default=len(order))
         pairs.sort(key=lambda pair: (  # above all one lifted before the reply began, and with frm empty
-            order.index(pair[0]) > began, not segment.left_before(*pair)
+            first[pair[0]] > began, not segment.left_before(*pair)
         ))
         for to, frm in pairs:
             moves = with_promotions(board, frm, to)
