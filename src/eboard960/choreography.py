@@ -139,9 +139,9 @@ def human_events(board: chess.Board, move: chess.Move, rng: random.Random) -> li
 
     Covers every castling order, captures with the victim first or last, en
     passant in every order a hand makes, place-before-lift (also in a capture,
-    an en passant, and at each step of a slide), touches of other pieces and slides over empty
-    squares (also into a capture); the events always net
-    out to the move.
+    an en passant, and at each step of a slide), touches of other pieces and
+    slides over empty squares (also into a capture); the events always net out
+    to the move.
     """
     if board.is_castling(move):
         orders = castling_orders(board, move)

@@ -235,9 +235,9 @@ def successors(
         for line in frontier:
             for move in line:
                 board.push(move)
-            mask = board.occupied & ~occupied if narrow else chess.BB_ALL
+            mask = board.occupied & ~occupied if narrow or (narrow_last and last) else chess.BB_ALL
             if narrow_last and last:
-                mask = board.occupied & ~occupied | board.kings & board.occupied_co[board.turn]
+                mask |= board.kings & board.occupied_co[board.turn]  # a castling: its rook may refill it
             for move in list(board.generate_legal_moves(from_mask=mask)):
                 board.push(move)
                 if board.occupied == occupied and all(board.piece_at(s) == p for s, p in pieces.items()) and (
