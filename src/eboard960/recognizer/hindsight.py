@@ -357,10 +357,14 @@ class Hindsight:
             origins |= ours & segment.lifted & occupied  # the reply may land where the capturer stood
         if not victims or not origins:
             return None
+        # one generator call for every pair, not an is_legal per pair; a pawn's four promotions together
+        legal: dict[tuple[chess.Square, chess.Square], list[chess.Move]] = {}
+        for capture in board.generate_legal_moves(from_mask=origins, to_mask=victims):
+            legal.setdefault((capture.to_square, capture.from_square), []).append(capture)
+        if not legal:
+            return None
         order = segment.order
         first = {square: index for index, square in reversed(list(enumerate(order)))}  # where it first shows
-        legal = {(move.to_square, move.from_square)  # one generator call, not an is_legal per pair
-                 for move in board.generate_legal_moves(from_mask=origins, to_mask=victims)}
         targets = dict.fromkeys(to for to in reversed(order) if victims & chess.BB_SQUARES[to])  # once each
         pairs = [(to, frm) for to in targets for frm in chess.scan_forward(origins)
                  if (to, frm) in legal]  # the victim lifted last is the likeliest,
@@ -371,10 +375,7 @@ class Hindsight:
             first[pair[0]] > began, not segment.left_before(*pair)
         ))
         for to, frm in pairs:
-            moves = with_promotions(board, frm, to)
-            if not moves:
-                continue
-            move = self._choose(board, moves)
+            move = self._choose(board, legal[(to, frm)])
             if move is None:
                 continue
             after = after_move(board, move)
