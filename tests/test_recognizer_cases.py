@@ -292,6 +292,24 @@ def test_resync_after_three_plies_that_empty_a_square_and_fill_it_again() -> Non
         assert sans(reports) == ["e4", "e5", "Ke2", "Nc6"]
 
 
+def test_resync_after_king_and_rook_set_down_swapped_while_the_link_was_down_is_the_castling() -> None:
+    """Found left over (an outside generator of link drops): king and rook lifted together, the link drops,
+    and they are set down swapped, a transposition castling, before it comes back. The snapshot shows the
+    game's occupancy, which had been read as nothing made, then Black's reply as an illegal position."""
+    start = chess.Board.from_chess960_pos(3)  # bqnnrkrb: king f1, rook g1 swap in O-O
+    drop = [LinkChanged(up=False), LinkChanged(up=True)]
+    presence = BoardSnapshot(occupied=start.occupied, pieces={})
+    castled = [lift("f1"), lift("g1"), *drop, presence]
+    _, reports = run(start, [*castled, lift("e7"), place("e5")])
+    assert [r.kind for r in reports] == ["move", "move"]
+    assert sans(reports) == ["O-O", "e5"]
+    assert sans(run(start, castled)[1]) == ["O-O"]
+    named = BoardSnapshot.from_board(start)  # the names say king and rook stand where they stood
+    assert sans(run(start, [lift("f1"), lift("g1"), *drop, named, lift("e2"), place("e4")])[1]) == ["e4"]
+    not_castling = [lift("f1"), lift("e2"), *drop, presence, lift("e2"), place("e4")]
+    assert sans(run(start, not_castling)[1]) == ["e4"]
+
+
 def test_resync_snapshot_that_no_legal_moves_explain_is_misplaced() -> None:
     recognizer = Recognizer(518)
     board = chess.Board()

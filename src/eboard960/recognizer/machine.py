@@ -566,6 +566,9 @@ class Recognizer(Hindsight):
         resync, self._resync = self._resync, False
         if resync:
             self._unseen_capture = self._lift_on_unseen = None  # the snapshot shows whether it was made
+            if self._sets_down_swapped(occupied):
+                self._report_changes(occupied, pieces, snapshot.t)  # read as the places it stands for
+                return
         if not resync and self.mode is not Mode.GAME_OVER and not (
                 occupied == self._occupied and self._shows_expected(occupied, pieces)):
             self._report_changes(occupied, pieces, snapshot.t)  # reports were lost, or the board sends
@@ -618,6 +621,19 @@ class Recognizer(Hindsight):
         self._rebase()
         self._verdict = self._illegal(expected)
         self._fire("misplace")
+
+    def _sets_down_swapped(self, occupied: chess.Bitboard) -> bool:
+        """Does a reconnect's snapshot fill again just the squares of the mover's king and a rook that were in
+        hand together when the link dropped, squares a transposition castling swaps? The spec's king and
+        rook in hand together: the castling, finished while the link was down, though the occupancy is the
+        game's."""
+        if self.mode is not Mode.PLAYING or self._open is not None or occupied != self._board.occupied:
+            return False
+        returned = occupied & ~self._occupied
+        return any(
+            shape.is_transposition and returned == chess.BB_SQUARES[shape.king_from] | chess.BB_SQUARES[
+                shape.rook_from] and self._segment.held_together(shape.king_from, shape.rook_from)
+            for shape in self._shapes)
 
     def _shows_expected(self, occupied: chess.Bitboard, pieces: dict[chess.Square, chess.Piece]) -> bool:
         expected = self.expected
