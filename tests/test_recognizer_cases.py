@@ -537,6 +537,37 @@ def test_takeback_unconfirms_the_move_so_its_castling_can_still_complete() -> No
     assert [r.kind for r in reports if r.kind in ("illegal", "takeback")] == ["takeback", "takeback"]
 
 
+def test_castling_taken_back_with_the_king_set_on_the_shared_square_a_moment_after_the_rook_left() -> None:
+    """Found failing (an outside generator of castlings in context): O-O-O with the king from d1 and the
+    rook to d1, clocked, then taken back two-handed, the king set on d1 0.25 s after the rook left it.
+    That reads as a bounce of d1, so the takeback saw the rook never lifted: an illegal king move to a1."""
+    start = chess.Board("2k5/1p2n3/8/r3B1p1/6P1/N2p4/7r/R2KQ3 w Q - 5 39", chess960=True)
+    castled = [PieceLifted(square=chess.D1, t=1.0), PieceLifted(square=chess.A1, t=1.5),
+               PiecePlaced(square=chess.D1, t=2.2), PiecePlaced(square=chess.C1, t=3.0),
+               ButtonPressed(button="white", t=3.8)]
+    undone = [PieceLifted(square=chess.C1, t=6.0), PieceLifted(square=chess.D1, t=6.3),
+              PiecePlaced(square=chess.D1, t=6.55), PiecePlaced(square=chess.A1, t=7.05)]
+    again = [PieceLifted(square=chess.D1, t=9.0), PiecePlaced(square=chess.C1, t=10.0),
+             ButtonPressed(button="white", t=11.0)]
+    _, reports = run(start, [*castled, *undone, *again])
+    assert [r.kind for r in reports if r.kind in ("illegal", "takeback")] == ["takeback"]
+    assert sans(reports) == ["O-O-O", "Kc1"]
+
+
+def test_a_victim_replaced_quicker_than_any_bounce_by_the_piece_in_hand_is_the_capture() -> None:
+    """Found failing (an outside differential reader): Nf3 in hand, h4's pawn swept off and the knight set
+    there within 14 ms (or in one report). That read as a bounce of h4 with the knight still in hand, so
+    Black's pawn lifted, tried on g6 and put back read as the victim of Nxe5."""
+    start = chess.Board("4k3/3q4/8/4p3/7p/5N2/8/4K3 w - - 0 1", chess960=True)
+    reply = [lift("e5"), place("g6"), lift("g6"), place("e5"), lift("d7"), place("f7")]
+    for gap in (0.0, 0.008, 0.014):
+        taken = [PieceLifted(square=chess.F3, t=0.2), PieceLifted(square=chess.H4, t=0.4),
+                 PiecePlaced(square=chess.H4, t=0.4 + gap)]
+        assert sans(run(start, [*taken, *reply])[1]) == ["Nxh4", "Qf7"]
+    bounce = [PieceLifted(square=chess.H4, t=0.2), PiecePlaced(square=chess.H4, t=0.21)]  # nothing in hand
+    assert sans(run(start, [*bounce, lift("f3"), place("g5")])[1]) == ["Ng5"]
+
+
 def test_takeback_forgets_a_promotion_button_pressed_in_the_turn_it_undoes() -> None:
     start = chess.Board("7k/1P6/8/8/8/8/6p1/1K6 w - - 0 1", chess960=True)
     events = [lift("b1"), place("a1"), press("white"), press("promote_r"),  # Black readies g1=R

@@ -16,6 +16,9 @@ BOUNCE_SECONDS = 0.25  # a lift and place of one square this close together is a
 # the board's scan alone (the samples: at most 0.27 s) may report a piece's place before its lift; a hand
 # lifts again only later than this
 SCAN_SECONDS = 0.3
+# quicker than any bounce the samples show (26 ms and up): a victim's square emptied and filled this fast is
+# one piece replacing another, a board that (all but) skipped the victim's empty state
+SWAP_SECONDS = 0.02
 
 
 def knocked(lifted_at: float | None, placed_at: float | None) -> bool:

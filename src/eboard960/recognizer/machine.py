@@ -23,7 +23,15 @@ from eboard960.events import (
     PiecePlaced,
     SquareEvent,
 )
-from eboard960.recognizer.evidence import BOUNCE_SECONDS, SCAN_SECONDS, Lift, PromotionPress, Segment, knocked
+from eboard960.recognizer.evidence import (
+    BOUNCE_SECONDS,
+    SCAN_SECONDS,
+    SWAP_SECONDS,
+    Lift,
+    PromotionPress,
+    Segment,
+    knocked,
+)
 from eboard960.recognizer.explain import (
     START_OCCUPANCY,
     CastlingShape,
@@ -358,6 +366,13 @@ class Recognizer(Hindsight):
         same_piece = piece is None or piece == lifted_piece
         return lifted == square and index == self._index and t - at <= BOUNCE_SECONDS and same_piece
 
+    def _hand_may_take(self, square: chess.Square) -> bool:
+        """Can a piece in hand of the side now moving capture on `square`?"""
+        board = self._board if self._open is None else self._after()
+        in_hand = board.occupied_co[board.turn] & ~self._occupied
+        victims = board.occupied_co[not board.turn] & chess.BB_SQUARES[square]
+        return bool(in_hand and victims and any(board.generate_legal_captures(in_hand, victims)))
+
     def _ends_knock(self, square: chess.Square, piece: chess.Piece | None, t: float) -> bool:
         """Is a place of `piece` on `square` at `t` a piece knocked by the hand put back: lifted within
         `BOUNCE_SECONDS`, other reports between, and neither the lift it follows nor the open move's?"""
@@ -436,7 +451,12 @@ class Recognizer(Hindsight):
             self._pieces[square] = piece
         if self._final_lift is not None and self._final_lift[0] == square and self.mode is not Mode.GAME_OVER:
             self._reopen_knocked(piece)  # not once the game ended: the end stands
-        bounced = self._is_bounce(square, piece, self._t)
+        lifted_at = self._lifted_at.get(square)
+        # filled as it emptied, where a piece in hand may take: that capture, on a board that (all but)
+        # skipped the victim's empty state, not a bounce
+        taken = piece is None and lifted_at is not None and self._t - lifted_at < SWAP_SECONDS and (
+            self._hand_may_take(square))
+        bounced = not taken and self._is_bounce(square, piece, self._t)
         if bounced:
             self._bounced_since_press |= bit
             for segment in segments:
@@ -445,7 +465,7 @@ class Recognizer(Hindsight):
             before = self._open_before_lift
             if made_by_bounce and (before is None or self._board.move_stack[-1:] == [before]):
                 self._fire("retract")  # the bounced lift alone made the board look like that move
-        if bounced or not knocked(self._lifted_at.get(square), self._t):
+        if bounced or taken or not knocked(lifted_at, self._t):
             knocks = 0
         elif self.mode is Mode.ILLEGAL and self._lifted_at[square] >= self._misplaced_at and (
             piece in (None, self.expected.piece_at(square))
@@ -1062,7 +1082,7 @@ class Recognizer(Hindsight):
                     return self._segment.held_together(shape.king_to, shape.rook_to)
                 halves = ((shape.king_from, shape.king_to), (shape.rook_from, shape.rook_to))
                 moved = [to for frm, to in halves if frm != to]  # king-only and rook-only castlings
-                return all(self._segment.was_lifted(square) for square in moved)
+                return all(self._segment.ever & chess.BB_SQUARES[square] for square in moved)
             # touches count: a victim put back before its capturer refills the square, and looks touched
             return bool(self._segment.ever & chess.BB_SQUARES[last.to_square])
         finally:
