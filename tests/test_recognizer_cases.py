@@ -568,6 +568,31 @@ def test_a_victim_replaced_quicker_than_any_bounce_by_the_piece_in_hand_is_the_c
     assert sans(run(start, [*bounce, lift("f3"), place("g5")])[1]) == ["Ng5"]
 
 
+def test_a_recapture_by_a_piece_in_hand_the_board_names_as_the_victim_just_taken_is_the_recapture() -> None:
+    """Found failing (an outside generator of DGT sessions, worn pieces): after dxc5, Black's bishop lifted
+    and c5 changing at once to a piece the board names as a black pawn. That read as the pawn put back to
+    take dxc5 back, with the bishop left in hand, and nothing more was recorded."""
+    start = chess.Board("r1krqbbn/1p3p1p/p1n5/P1ppp1p1/3P2P1/2P1P3/1P3P1P/RNKRQBBN w KQkq - 0 7", chess960=True)
+    events = [PieceLifted(square=chess.D4, t=1.0), PieceLifted(square=chess.C5, t=2.2),
+              PiecePlaced(square=chess.C5, piece=chess.Piece.from_symbol("P"), t=4.4),
+              PieceLifted(square=chess.F8, t=7.1), PieceLifted(square=chess.C5, t=9.3),
+              PiecePlaced(square=chess.C5, piece=chess.Piece.from_symbol("p"), t=9.3),
+              PieceLifted(square=chess.E3, t=11.0), PiecePlaced(square=chess.E4, t=11.5)]
+    assert sans(run(start, events)[1]) == ["dxc5", "Bxc5", "e4"]
+
+
+def test_a_piece_named_on_an_occupied_square_replaces_its_piece_as_a_lift_and_a_place_would() -> None:
+    """Found failing (an outside generator of DGT sessions): a bishop slid over f7 onto g8, whose knight the
+    board reported replaced by the bishop in one field update, with no lift. Read as Bf7, where the same
+    reports with g8's lift gave Bxg8."""
+    start = chess.Board("k5n1/p7/8/8/2B5/8/P7/4K3 w - - 0 1", chess960=True)
+    bishop = chess.Piece.from_symbol("B")
+    slide = [PieceLifted(square=chess.C4, t=1.0), PiecePlaced(square=chess.F7, piece=bishop, t=1.68)]
+    replaced = [PiecePlaced(square=chess.G8, piece=bishop, t=2.0), PieceLifted(square=chess.F7, t=2.01)]
+    with_lift = [PieceLifted(square=chess.G8, t=2.0), *replaced]
+    assert sans(run(start, [*slide, *replaced])[1]) == sans(run(start, [*slide, *with_lift])[1]) == ["Bxg8"]
+
+
 def test_takeback_forgets_a_promotion_button_pressed_in_the_turn_it_undoes() -> None:
     start = chess.Board("7k/1P6/8/8/8/8/6p1/1K6 w - - 0 1", chess960=True)
     events = [lift("b1"), place("a1"), press("white"), press("promote_r"),  # Black readies g1=R

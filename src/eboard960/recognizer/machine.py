@@ -250,6 +250,8 @@ class Recognizer(Hindsight):
         if type(event) is BoardSnapshot:
             self._snapshot(event)  # what changed in it decides what the last events left pending
             return
+        if type(event) is PiecePlaced and self._replaces(self._map(event.square), event.piece):
+            self._step(PieceLifted(square=event.square, t=event.t))  # the victim left first: its own lift
         unseen = self._unseen_capture
         if unseen is not None and self._lift_on_unseen is None and type(event) is PieceLifted and (
                 self._map(event.square) == unseen.to_square):
@@ -273,6 +275,12 @@ class Recognizer(Hindsight):
             self._resync = True  # reports may be lost: the next snapshot is read afresh
         else:
             raise RecognitionError(f"not a square event: {event!r}")
+
+    def _replaces(self, square: chess.Square, piece: chess.Piece | None) -> bool:
+        """Does a place of `piece` on `square` name a piece other than the one standing there: one piece
+        replacing another in a single report (a board that skips the victim's empty state)?"""
+        return bool(self._occupied & chess.BB_SQUARES[square]) and piece is not None and (
+            not _is_unpromoted_pawn(square, piece) and piece != self._piece_expected(square))
 
     def _decide_pending(self, event: SquareEvent | None) -> None:
         """The event after the other side's lift, after a capture undone victim first, or after the mover's
@@ -438,10 +446,8 @@ class Recognizer(Hindsight):
             square = 63 - square  # the set-up just completed shows the board turned round
         bit = chess.BB_SQUARES[square]
         if self._occupied & bit:
-            if piece is None or piece == self._piece_expected(square):
-                self.skipped_places += 1  # a place on an occupied square: a sensor inconsistency, skipped
-                return
-            self._lift(square)  # an identified piece replaced another: the victim left first
+            self.skipped_places += 1  # a place on an occupied square: a sensor inconsistency, skipped
+            return
         self._occupied |= bit
         self._placed_at[square] = self._t
         segments = self._evidence()
@@ -1019,10 +1025,11 @@ class Recognizer(Hindsight):
         piece = self._pieces[square]
         if piece.color != board.turn:
             return False
-        if board.pieces_mask(piece.piece_type, piece.color) & ~self._occupied:
+        in_hand = board.occupied_co[board.turn] & ~self._occupied
+        if board.pieces_mask(piece.piece_type, piece.color) & in_hand:
             return False  # one in hand
-        if not board.move_stack:
-            return True
+        if not board.move_stack or any(board.generate_legal_captures(in_hand, chess.BB_SQUARES[square])):
+            return True  # a piece in hand takes there: a victim put back would leave it unexplained
         last = board.pop()
         try:
             return board.piece_at(square) != piece  # else a victim put back, taking the last move back
