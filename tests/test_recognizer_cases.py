@@ -593,6 +593,20 @@ def test_a_piece_named_on_an_occupied_square_replaces_its_piece_as_a_lift_and_a_
     assert sans(run(start, [*slide, *replaced])[1]) == sans(run(start, [*slide, *with_lift])[1]) == ["Bxg8"]
 
 
+def test_a_promotion_button_after_the_other_side_began_is_not_for_a_capture_still_read_as_a_bounce() -> None:
+    """Found failing (an outside generator of fast hands): bxa8 with the rook swept off 0.1 s before the
+    pawn landed (a bounce, by the table, so the capture waits for what follows), Black's king lifted, and
+    then promote_n. The press came after the other side's first event, so the pawn became a queen; it had
+    chosen a knight."""
+    start = chess.Board("r3k3/1P6/8/8/8/8/P7/4K3 w - - 0 1", chess960=True)
+    events = [PieceLifted(square=chess.B7, t=1.0), PieceLifted(square=chess.A8, t=1.3),
+              PiecePlaced(square=chess.A8, t=1.4), PieceLifted(square=chess.E8, t=2.0),
+              ButtonPressed(button="promote_n", t=2.1), PiecePlaced(square=chess.D7, t=2.4)]
+    assert sans(run(start, events)[1]) == ["bxa8=Q+", "Kd7"]
+    before = [*events[:3], ButtonPressed(button="promote_n", t=1.7), *events[3:4], events[5]]
+    assert sans(run(start, before)[1]) == ["bxa8=N", "Kd7"]  # pressed before Black began: the knight
+
+
 def test_takeback_forgets_a_promotion_button_pressed_in_the_turn_it_undoes() -> None:
     start = chess.Board("7k/1P6/8/8/8/8/6p1/1K6 w - - 0 1", chess960=True)
     events = [lift("b1"), place("a1"), press("white"), press("promote_r"),  # Black readies g1=R

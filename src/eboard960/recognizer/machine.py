@@ -508,16 +508,32 @@ class Recognizer(Hindsight):
             return
         if self._late_promotion:
             self._either_press = piece  # or the side to move's: its first event tells (`_first_event`)
-        if self._open is None and self.mode is Mode.PLAYING and (
-            latent := self._latent_capture(self._occupied, with_reply=False)
-        ) and not latent.promotion:
-            self._commit_latent(latent, reply_follows=False)  # made: the press is for the other side
+        if self._open is None and self.mode is Mode.PLAYING:
+            latent = self._latent_capture(self._occupied, with_reply=False)
+            if latent is not None and not latent.promotion:
+                self._commit_latent(latent, reply_follows=False)  # made: the press is for the other side
+            elif latent is None and (begun := self._reply_begun()) and (
+                latent := self._latent_capture(self._occupied | begun, with_reply=False)
+            ) is not None and latent.promotion:
+                self._commit_latent(latent, reply_follows=True)  # its piece was chosen before they began
         open_move, press = self._open, self._promotion
         spare = (open_move is not None and bool(open_move.promotion)
                  and press is not None and not press.spare)
         self._promotion = PromotionPress(piece, self._index, spare)
         if not spare:
             self._repromote()
+
+    def _reply_begun(self) -> chess.Bitboard:
+        """The squares of the other side's pieces in hand that no piece of the mover's in hand can take: the
+        other side's move begun."""
+        board = self._board
+        theirs = board.occupied_co[not board.turn] & self._segment.lifted & ~self._occupied
+        ours = board.occupied_co[board.turn] & ~self._occupied
+        if not theirs or not ours:
+            return theirs
+        for move in board.generate_legal_moves(from_mask=ours, to_mask=theirs):
+            theirs &= ~chess.BB_SQUARES[move.to_square]  # a victim lifted first, not their move
+        return theirs
 
     def _press_clock(self, side: chess.Color) -> None:
         """The mover's clock makes its move final; the other side's says its own move is on the board."""
