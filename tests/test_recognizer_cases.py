@@ -572,7 +572,8 @@ def test_a_recapture_by_a_piece_in_hand_the_board_names_as_the_victim_just_taken
     """Found failing (an outside generator of DGT sessions, worn pieces): after dxc5, Black's bishop lifted
     and c5 changing at once to a piece the board names as a black pawn. That read as the pawn put back to
     take dxc5 back, with the bishop left in hand, and nothing more was recorded."""
-    start = chess.Board("r1krqbbn/1p3p1p/p1n5/P1ppp1p1/3P2P1/2P1P3/1P3P1P/RNKRQBBN w KQkq - 0 7", chess960=True)
+    fen = "r1krqbbn/1p3p1p/p1n5/P1ppp1p1/3P2P1/2P1P3/1P3P1P/RNKRQBBN w KQkq - 0 7"
+    start = chess.Board(fen, chess960=True)
     events = [PieceLifted(square=chess.D4, t=1.0), PieceLifted(square=chess.C5, t=2.2),
               PiecePlaced(square=chess.C5, piece=chess.Piece.from_symbol("P"), t=4.4),
               PieceLifted(square=chess.F8, t=7.1), PieceLifted(square=chess.C5, t=9.3),

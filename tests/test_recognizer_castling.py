@@ -108,6 +108,21 @@ def test_king_and_rook_in_hand_together_put_back_is_a_transposition_castling() -
     assert replay(start, touches) == []
 
 
+def test_a_quick_transposition_castling_right_after_the_other_side_s_move_keeps_that_move() -> None:
+    """Found failing (an outside generator of fast hands): 1.e4, then Black's king and rook swapped in 0.2 s.
+    The king back on its square within the bounce time read as a knock of the piece whose lift had made e4
+    final, so e4 was reported taken back and the castling lost."""
+    start = chess.Board.from_chess960_pos(912)  # king d8, rook c8: O-O-O swaps them
+    moves = [PieceLifted(square=chess.E2, t=0.5), PiecePlaced(square=chess.E4, t=0.8),
+             PieceLifted(square=chess.D8, t=1.4), PieceLifted(square=chess.C8, t=1.45),
+             PiecePlaced(square=chess.C8, t=1.5), PiecePlaced(square=chess.D8, t=1.6),
+             PieceLifted(square=chess.D2, t=2.2), PiecePlaced(square=chess.D4, t=2.5)]
+    recognizer = Recognizer(start)
+    reports = [report for event in moves for report in recognizer.feed(event)] + recognizer.finish()
+    assert [r.kind for r in reports] == ["move", "move", "move"]
+    assert [m.uci() for m in recognizer.board.move_stack] == ["e2e4", "d8c8", "d2d4"]
+
+
 def test_king_only_and_rook_only_castling_are_recognised_at_once() -> None:
     # king e1 with its h-side rook already on f1: O-O is a king move over the rook
     king_only = chess.Board("4kr2/pppppppp/8/8/8/8/PPPPPPPP/4KR2 w Kk - 0 1", chess960=True)

@@ -171,7 +171,8 @@ class Hindsight:
         a bounce, other reports between: it was knocked, which is nothing. The move is open again, as the
         board shows it now: its piece may be in hand again, or on its square with the slide it began still
         going on. A move the knocked piece seemed to make meanwhile is void. Not if it is a king or rook whose
-        partner in a castling is in hand: that side is castling (item 9), however quick its hands. Nor while
+        partner in a castling is in hand, or was off the board with it and is back where a transposition puts
+        it: that side is castling (item 9), however quick its hands. Nor while
         another piece of that side is in hand and none of the mover's: its move goes on, and only that piece
         knocked back too would reopen the move."""
         assert self._final_lift is not None  # called only while it is set
@@ -179,7 +180,9 @@ class Hindsight:
         self._final_lift = None
         board, shown = self._board, self._open
         in_hand = board.occupied_co[board.turn] & ~self._occupied | chess.BB_SQUARES[square]
-        castles = any(in_hand & shape.pair == shape.pair for shape in self._shapes)
+        castles = any(in_hand & shape.pair == shape.pair or (  # or swapped back already, both off at once
+            shape.is_transposition and chess.BB_SQUARES[square] & shape.pair
+            and self._segment.held_together(shape.king_from, shape.rook_from)) for shape in self._shapes)
         if (not knocked(lifted_at, self._t) or len(board.move_stack) != plies or castles
                 or piece not in (None, lifted_piece) or (shown is not None and shown.from_square != square)):
             return
