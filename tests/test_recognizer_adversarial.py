@@ -1660,6 +1660,18 @@ def test_a_rook_named_on_the_kings_castling_square_is_a_rook_move() -> None:
     assert sans(start, [*both, place("g1", 2.9, "R"), place("f1", 3.4, "K"), press("white", 3.8)]) == ["Rg1"]
 
 
+def test_a_castling_king_or_rook_the_board_names_wrongly_is_still_the_castling() -> None:
+    """Found failing (an outside generator of boards that name pieces, worn pieces): the king's step e1-c1
+    that can only be O-O-O named a bishop, or O-O's king named a queen or its rook a knight: no piece of those
+    names was lifted or stands there, so the names are misreads. They ruled the castling out, and the game
+    stopped there. A name that a piece lifted could have still rules it out (the test above)."""
+    assert sans("4k3/8/8/8/8/8/8/3RK3 w D - 0 1", [lift("e1", 1), place("c1", 2, "B")]) == ["O-O-O"]
+    standard = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1"
+    both = [lift("e1", 1), lift("h1", 1.6)]
+    assert sans(standard, [*both, place("f1", 2.4, "R"), place("g1", 3.1, "Q")]) == ["O-O"]
+    assert sans(standard, [*both, place("f1", 2.4, "N"), place("g1", 3.1, "K")]) == ["O-O"]
+
+
 def test_a_capture_placed_first_then_a_move_and_a_late_lift_taking_it() -> None:
     """Found failing (an outside event generator, blitz): b4 placed before its lift, the pawn lifted and set
     back (1.4 s), a5-a4 with the a5 lift 0.18 s after, then Nc5 lifted, the pawn on a4 lifted, the knight

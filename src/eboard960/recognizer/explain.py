@@ -148,7 +148,8 @@ def matching_moves(
     king, rook = chess.Piece(chess.KING, board.turn), chess.Piece(chess.ROOK, board.turn)
     castlings = [
         shape for shape in shapes if shape.after == occupied
-        and named.get(shape.king_to, king) == king and named.get(shape.rook_to, rook) == rook
+        and _may_stand(board, segment, named, shape.king_to, king)
+        and _may_stand(board, segment, named, shape.rook_to, rook)
     ]
     moves = [shape.move for shape in castlings
              if castling_evidence(shape, segment, shown) or shape.king_to in named]
@@ -171,6 +172,15 @@ def matching_moves(
     if not moves and occupied != before:
         moves = [shape.move for shape in castlings]  # its evidence hidden by a piece placed long first
     return moves
+
+
+def _may_stand(board: chess.Board, segment: Segment, named: dict[chess.Square, chess.Piece],
+               square: chess.Square, piece: chess.Piece) -> bool:
+    """Does the name the board gives `square`, if any, allow `piece` there? A name of the mover's that
+    neither the piece standing there nor one lifted since can have is a misread (a worn piece): it does."""
+    name = named.get(square, piece)
+    return name == piece or (name.color == board.turn and board.piece_at(square) != name
+                             and not board.pieces_mask(name.piece_type, name.color) & segment.ever)
 
 
 def occupancy_after(
