@@ -374,12 +374,10 @@ class Recognizer(Hindsight):
         same_piece = piece is None or piece == lifted_piece
         return lifted == square and index == self._index and t - at <= BOUNCE_SECONDS and same_piece
 
-    def _hand_may_take(self, square: chess.Square) -> bool:
-        """Can a piece in hand of the side now moving capture on `square`?"""
-        board = self._board if self._open is None else self._after()
+    def _hand_may_take(self, board: chess.Board, square: chess.Square) -> bool:
+        """Can a piece in hand of the side to move in `board` capture on `square`?"""
         in_hand = board.occupied_co[board.turn] & ~self._occupied
-        victims = board.occupied_co[not board.turn] & chess.BB_SQUARES[square]
-        return bool(in_hand and victims and any(board.generate_legal_captures(in_hand, victims)))
+        return bool(in_hand) and any(board.generate_legal_captures(in_hand, chess.BB_SQUARES[square]))
 
     def _ends_knock(self, square: chess.Square, piece: chess.Piece | None, t: float) -> bool:
         """Is a place of `piece` on `square` at `t` a piece knocked by the hand put back: lifted within
@@ -461,7 +459,7 @@ class Recognizer(Hindsight):
         # filled as it emptied, where a piece in hand may take: that capture, on a board that (all but)
         # skipped the victim's empty state, not a bounce
         taken = piece is None and lifted_at is not None and self._t - lifted_at < SWAP_SECONDS and (
-            self._hand_may_take(square))
+            self._hand_may_take(self._board if self._open is None else self._after(), square))
         bounced = not taken and self._is_bounce(square, piece, self._t)
         if bounced:
             self._bounced_since_press |= bit
@@ -672,10 +670,9 @@ class Recognizer(Hindsight):
         if self.mode is not Mode.PLAYING or self._open is not None or occupied != self._board.occupied:
             return False
         returned = occupied & ~self._occupied
-        return any(
-            shape.is_transposition and returned == chess.BB_SQUARES[shape.king_from] | chess.BB_SQUARES[
-                shape.rook_from] and self._segment.held_together(shape.king_from, shape.rook_from)
-            for shape in self._shapes)
+        segment = self._segment
+        return any(shape.is_transposition and returned == shape.pair
+                   and segment.held_together(shape.king_from, shape.rook_from) for shape in self._shapes)
 
     def _shows_expected(self, occupied: chess.Bitboard, pieces: dict[chess.Square, chess.Piece]) -> bool:
         expected = self.expected
@@ -1041,10 +1038,9 @@ class Recognizer(Hindsight):
         piece = self._pieces[square]
         if piece.color != board.turn:
             return False
-        in_hand = board.occupied_co[board.turn] & ~self._occupied
-        if board.pieces_mask(piece.piece_type, piece.color) & in_hand:
+        if board.pieces_mask(piece.piece_type, piece.color) & ~self._occupied:
             return False  # one in hand
-        if not board.move_stack or any(board.generate_legal_captures(in_hand, chess.BB_SQUARES[square])):
+        if not board.move_stack or self._hand_may_take(board, square):
             return True  # a piece in hand takes there: a victim put back would leave it unexplained
         last = board.pop()
         try:
