@@ -608,6 +608,70 @@ def test_a_promotion_button_after_the_other_side_began_is_not_for_a_capture_stil
     assert sans(run(start, before)[1]) == ["bxa8=N", "Kd7"]  # pressed before Black began: the knight
 
 
+def test_a_clock_pressed_with_the_piece_in_hand_after_its_victim_bounced_waits_for_it_to_land() -> None:
+    """Found failing (an outside generator of whole blitz games): after d5, d5 bounced, White lifted e4 and
+    pressed the clock with the pawn still in hand. The occupancy is exd5 made, its pawn placed first, so the
+    press made that capture, and the pawn landing on e5 was then illegal. The next event decides: the piece
+    landing where it can go says the press came early; the other side's lift makes the capture."""
+    start = chess.Board("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", chess960=True)
+    touched = [PieceLifted(square=chess.D5, t=0.4), PiecePlaced(square=chess.D5, t=0.48),
+               PieceLifted(square=chess.E4, t=1.4), ButtonPressed(button="white", t=1.65)]
+    assert sans(run(start, [*touched, PiecePlaced(square=chess.E5, t=1.75)])[1]) == ["e5"]
+    reply = [PieceLifted(square=chess.G8, t=2.5), PiecePlaced(square=chess.F6, t=2.9)]
+    assert sans(run(start, [*touched, *reply])[1]) == ["exd5", "Nf6"]
+
+
+def test_the_other_side_s_clock_pressed_with_its_piece_in_hand_waits_for_the_piece_to_land() -> None:
+    """Found failing (an outside generator of whole blitz games): exd5 own piece first, quicker than a
+    bounce, not pressed; Black lifted the queen and pressed with it in hand. The board then shows exd5 and
+    Qxd5, the queen's capture never seen, so both were made and Qd6 was illegal. The next event decides,
+    as for the mover's clock: the piece landing says the press came early; White's lift, the capture."""
+    start = chess.Board("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", chess960=True)
+    events = [PieceLifted(square=chess.E4, t=1.0), PieceLifted(square=chess.D5, t=1.3),
+              PiecePlaced(square=chess.D5, t=1.34), PieceLifted(square=chess.D8, t=2.2),
+              ButtonPressed(button="black", t=2.6)]
+    assert sans(run(start, [*events, PiecePlaced(square=chess.D6, t=2.7)])[1]) == ["exd5", "Qd6"]
+    reply = [PieceLifted(square=chess.G1, t=3.5), PiecePlaced(square=chess.F3, t=3.9)]
+    assert sans(run(start, [*events, *reply])[1]) == ["exd5", "Qxd5", "Nf3"]
+
+
+def test_a_reply_placed_first_before_the_mover_s_clock_leaves_the_capture_it_follows() -> None:
+    """Found failing (an outside generator of whole blitz games): Nxe5 victim first, Black's queen reported on
+    g5 before its lift (the board's scan order), White's clock pressed in between. Without the press the lift
+    of d8 makes Nxe5 and Qg5; with it, the press made Ng5 (e5's pawn put back) final. The press now waits
+    for the next event: a lift of a piece that can go to g5 soon after it landed is the reply placed first."""
+    start = chess.Board("rnbqkbnr/pppp1ppp/8/4p3/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 0 2", chess960=True)
+    capture = [PieceLifted(square=chess.E5, t=1.0), PieceLifted(square=chess.F3, t=1.3),
+               PiecePlaced(square=chess.E5, t=1.8), PiecePlaced(square=chess.G5, t=2.4)]
+    queen = [PieceLifted(square=chess.D8, t=2.55)]
+    for pressed in ([], [ButtonPressed(button="white", t=2.5)]):
+        assert sans(run(start, [*capture, *pressed, *queen])[1]) == ["Nxe5", "Qg5"]
+    knight = [PieceLifted(square=chess.B8, t=3.5), PiecePlaced(square=chess.C6, t=3.9)]
+    assert sans(run(start, [*capture, ButtonPressed(button="white", t=2.5), *knight])[1]) == ["Ng5", "Nc6"]
+
+
+def test_a_snapshot_naming_a_standing_piece_as_one_that_cannot_be_there_is_a_misread_not_a_move() -> None:
+    """Found failing (an outside generator of naming boards): Qb6-c6 under way, then a dump naming the knight
+    on d4 a bishop, which White has none of. That was stepped as d4's lift and place, so White's lift made Qc6
+    final and Qe6 was illegal. A name no piece in hand, promotion or captured piece can have changes
+    nothing; the queen in hand named on d4 is her capture there."""
+    start = chess.Board("4k3/8/1q6/8/3N4/8/8/4K3 b - - 0 1", chess960=True)
+
+    def dump(d4: str, c6: bool) -> BoardSnapshot:
+        pieces = {chess.E8: "k", chess.D4: d4, chess.E1: "K", **({chess.C6: "q"} if c6 else {})}
+        occupied = sum(chess.BB_SQUARES[square] for square in pieces)
+        return BoardSnapshot(occupied=occupied, pieces={
+            square: chess.Piece.from_symbol(symbol) for square, symbol in pieces.items()}, t=1.4)
+
+    queen = chess.Piece.from_symbol("q")
+    misread = [PieceLifted(square=chess.B6, t=1.0), PiecePlaced(square=chess.C6, piece=queen, t=1.2),
+               dump("B", c6=True), PieceLifted(square=chess.C6, t=1.5),
+               PiecePlaced(square=chess.E6, piece=queen, t=1.8)]
+    _, reports = run(start, misread)
+    assert sans(reports) == ["Qe6+"] and not [r for r in reports if r.kind == "illegal"]
+    assert sans(run(start, [PieceLifted(square=chess.B6, t=1.0), dump("q", c6=False)])[1]) == ["Qxd4"]
+
+
 def test_takeback_forgets_a_promotion_button_pressed_in_the_turn_it_undoes() -> None:
     start = chess.Board("7k/1P6/8/8/8/8/6p1/1K6 w - - 0 1", chess960=True)
     events = [lift("b1"), place("a1"), press("white"), press("promote_r"),  # Black readies g1=R

@@ -492,7 +492,18 @@ class Hindsight:
                 line = redo[1]
         if redo is not None and line is redo[1]:
             self._fire("take_back")
+        if presser is not None and not movers and line and self._recaptured_unseen(line):
+            self._make_line(line[:1])
+            self._unseen_capture = line[1]  # the presser's, unless its piece lands next
+            return
         self._make_line(line or ())
+
+    def _recaptured_unseen(self, line: Sequence[chess.Move]) -> bool:
+        """Does a two-move line end taking, on the square the first move landed on, a piece the sensors never
+        showed leaving? A clock pressed with the capturer still in hand looks the same."""
+        if len(line) != 2 or line[0].to_square != line[1].to_square:
+            return False
+        return self._segment.landings.get(line[0].to_square, 0) <= 1
 
     def _capture_in_one_scan(self) -> chess.Move | None:
         """At the mover's clock, one of its pieces in hand and nothing else changed: the only capture that

@@ -7,6 +7,7 @@ the sensors show; each event is classified against the legal continuations
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, NamedTuple, TypeVar, cast
 
 import chess
@@ -42,8 +43,9 @@ from eboard960.recognizer.explain import (
     occupancy_after,
     shape_of,
     successors,
+    with_promotions,
 )
-from eboard960.recognizer.hindsight import Hindsight
+from eboard960.recognizer.hindsight import PLACED_FIRST_SECONDS, Hindsight
 from eboard960.recognizer.reports import (
     DrawClaimable,
     GameOver,
@@ -179,6 +181,8 @@ class Recognizer(Hindsight):
     _fix: tuple[frozenset[chess.Square], frozenset[chess.Square]] | None
     _either_press: chess.PieceType | None
     _lift_on_unseen: PieceLifted | None
+    # the mover's clock, pressed just after a piece landed that may be the other side's reply placed first
+    _held_press: tuple[chess.Move, Segment, chess.Square] | None
 
     def __init__(self, start: chess.Board | int = 518, *, takebacks: bool = True,
                  rotated: bool | None = None) -> None:
@@ -250,6 +254,8 @@ class Recognizer(Hindsight):
         if type(event) is BoardSnapshot:
             self._snapshot(event)  # what changed in it decides what the last events left pending
             return
+        if self._held_press is not None:
+            self._decide_press(event)
         if type(event) is PiecePlaced and self._replaces(self._map(event.square), event.piece):
             self._step(PieceLifted(square=event.square, t=event.t))  # the victim left first: its own lift
         unseen = self._unseen_capture
@@ -284,7 +290,9 @@ class Recognizer(Hindsight):
 
     def _decide_pending(self, event: SquareEvent | None) -> None:
         """The event after the other side's lift, after a capture undone victim first, or after the mover's
-        clock pressed with a piece in hand, decides them."""
+        clock pressed with a piece in hand, decides them; so does it a clock press held for it."""
+        if self._held_press is not None:
+            self._decide_press(event)
         if self._unseen_capture is not None:
             self._decide_unseen_capture(event)
         if self._other_side_lifted is not None:
@@ -317,14 +325,26 @@ class Recognizer(Hindsight):
             self._fire("abandon")
         return self._out
 
-    def _commit_pending(self) -> None:
-        """The mover's clock or the end of input: the open move (or a latent capture) is final."""
+    def _commit_pending(self, *, pressed: bool = False) -> None:
+        """The mover's clock (`pressed`) or the end of input: the open move (or a latent capture) is final.
+        A latent capture that landed as quick as a bounce before its piece left waits for the next event at
+        a press: the touched victim, the piece still in hand and the clock pressed early look the same."""
         if self._open is not None:
             self._make_open_final(self._occupied, reply_follows=False)
         elif self.mode in (Mode.PLAYING, Mode.ILLEGAL) and (
             latent := self._latent_capture(self._occupied, with_reply=False)
         ):
-            self._commit_latent(latent, reply_follows=False)
+            if pressed and self._landed_in_a_bounce(latent):
+                self._unseen_capture = latent  # unless the piece lands next (`_decide_unseen_capture`)
+            else:
+                self._commit_latent(latent, reply_follows=False)
+
+    def _landed_in_a_bounce(self, capture: chess.Move) -> bool:
+        """Was the victim's square of a latent `capture` filled within a bounce of its lift, before the
+        capturer's square emptied?"""
+        lifted, placed = self._lifted_at.get(capture.to_square), self._placed_at.get(capture.to_square)
+        return knocked(lifted, placed) and placed is not None and (
+            placed < self._lifted_at.get(capture.from_square, -math.inf))
 
     def games(self, headers: dict[str, str] | None = None) -> list[chess.pgn.Game]:
         """Every game seen so far as PGN, the current one last."""
@@ -495,7 +515,11 @@ class Recognizer(Hindsight):
         if button in PROMOTION_BUTTONS:
             self._press_promotion(PROMOTION_BUTTONS[button])
         elif button in CLOCK_BUTTONS:
-            self._press_clock(CLOCK_BUTTONS[button])
+            side = CLOCK_BUTTONS[button]
+            if side == self._board.turn and (placed := self._reply_placed_first()) is not None:
+                self._held_press = placed  # the next event decides (`_decide_press`)
+            else:
+                self._press_clock(side)
         # the other buttons (draw, pause, ...) are the clock's
 
     def _press_promotion(self, piece: chess.PieceType) -> None:
@@ -533,6 +557,39 @@ class Recognizer(Hindsight):
             theirs &= ~chess.BB_SQUARES[move.to_square]  # a victim lifted first, not their move
         return theirs
 
+    def _reply_placed_first(self) -> tuple[chess.Move, Segment, chess.Square] | None:
+        """At the mover's clock: an earlier open move, and the square a piece landed on since, just before the
+        press, where a piece of the other side can go after that move. The open move that replaced it may be
+        that reply, placed before its lift (the board's scan order), with the clock pressed in between."""
+        if self._open is None:
+            return None
+        board = self._board
+        for move, segment in reversed(self._alternatives):
+            shown = occupancy_after(board, move, self._shapes)
+            landed = self._occupied & ~shown
+            if landed.bit_count() != 1 or shown & ~self._occupied:
+                continue
+            square = chess.lsb(landed)
+            if self._t - self._placed_at.get(square, -math.inf) > PLACED_FIRST_SECONDS:
+                continue
+            if any(after_move(board, move).generate_legal_moves(to_mask=landed)):
+                return move, segment, square
+        return None
+
+    def _decide_press(self, event: SquareEvent | None) -> None:
+        """The event after a mover's clock held by `_reply_placed_first`: a lift, soon after the landing, of a
+        piece of the other side that can go there after the earlier open move makes that move the mover's,
+        and the landing its reply's (as with no press between); anything else leaves the open move. Then
+        the press counts."""
+        assert self._held_press is not None  # decided only while it is set
+        (move, segment, square), self._held_press = self._held_press, None
+        if isinstance(event, PieceLifted) and event.t - self._placed_at[square] <= PLACED_FIRST_SECONDS and (
+                with_promotions(after_move(self._board, move), self._map(event.square), square)):
+            self._open_kind = Mode.MOVED
+            self._set_open(move)
+            self._segment_open = segment
+        self._press_clock(self._board.turn)
+
     def _press_clock(self, side: chess.Color) -> None:
         """The mover's clock makes its move final; the other side's says its own move is on the board."""
         if side == self._board.turn:
@@ -540,10 +597,10 @@ class Recognizer(Hindsight):
             if press is not None and press.spare:  # a spare press before the mover's clock is the mover's:
                 self._promotion = press._replace(spare=False)  # the later of two presses chooses the piece
                 self._repromote()
-            self._commit_pending()
+            self._commit_pending(pressed=True)
             if self._occupied == self._board.occupied and self.mode is Mode.PLAYING:
                 self._rebase()  # at rest: the mover's touches (j'adoube) are no victims for the other side
-            elif len(self._board.move_stack) == moves:
+            elif len(self._board.move_stack) == moves and self._unseen_capture is None:
                 self._catch_up(self._board.turn)  # nothing to commit: the move may end a line never seen
             last = self._board.move_stack[-1] if len(self._board.move_stack) > moves else None
             self._late_promotion = bool(
@@ -686,7 +743,8 @@ class Recognizer(Hindsight):
         on the wire) then reads as one that reports each change, and a move under way goes on."""
         sensed = self._occupied
         changed = [square for square in chess.scan_forward(sensed & occupied)
-                   if pieces.get(square) not in (None, self._piece_expected(square))]
+                   if pieces.get(square) not in (None, self._piece_expected(square))
+                   and self._may_come(square, pieces[square], occupied)]
         lifts: list[SquareEvent] = [PieceLifted(square=self._map(square), t=t)
                  for square in [*chess.scan_forward(sensed & ~occupied), *changed]]
         places = [PiecePlaced(square=self._map(square), piece=pieces.get(square), t=t)
@@ -695,6 +753,21 @@ class Recognizer(Hindsight):
             self._step(event)
         for square in [square for square in self._pieces if square not in pieces]:
             del self._pieces[square]  # a name the board no longer gives (an earlier dump's) may be stale
+
+    def _may_come(self, square: chess.Square, piece: chess.Piece, occupied: chess.Bitboard) -> bool:
+        """Can `piece` be what a snapshot names on `square`, which stood full: a piece in hand (a pawn's
+        promotion among them), another piece for a promotion made there, or one taken earlier put back?
+        Else the name is a misread of the piece standing there, no change; unless the game is over and a
+        set-up may be under way."""
+        expected = self.expected
+        in_hand = expected.occupied & ~occupied
+        kind, colour = piece.piece_type, piece.color
+        promoting = kind != chess.KING and (
+            expected.pieces_mask(chess.PAWN, colour) & in_hand
+            or (expected.promoted & chess.BB_SQUARES[square] and expected.color_at(square) == colour))
+        if self.mode is Mode.GAME_OVER or promoting or expected.pieces_mask(kind, colour) & in_hand:
+            return True
+        return len(self._board.root().pieces(kind, colour)) > len(expected.pieces(kind, colour))
 
     def _sets_up_turned(self, square: chess.Square, named: dict[chess.Square, chess.Piece]) -> bool:
         """Does a piece placed on `square` complete a set-up of the start position turned round: its
@@ -1372,6 +1445,7 @@ class Recognizer(Hindsight):
         self._late_promotion = False
         self._either_press: chess.PieceType | None = None  # a button then, which either side may have meant
         self._unseen_capture: chess.Move | None = None  # the mover's clock came with a piece in hand
+        self._held_press = None  # the mover's clock, held for the next event (`_decide_press`)
         self._lift_on_unseen = None  # a lift from its square, read once that capture is decided
         # the other side's lift that made the last move final: its square, when, the moves then, its piece
         self._final_lift: tuple[chess.Square, float, int, chess.Piece | None] | None = None
