@@ -672,6 +672,24 @@ def test_a_snapshot_naming_a_standing_piece_as_one_that_cannot_be_there_is_a_mis
     assert sans(run(start, [PieceLifted(square=chess.B6, t=1.0), dump("q", c6=False)])[1]) == ["Qxd4"]
 
 
+def test_a_snapshot_naming_a_piece_placed_before_its_lift_names_that_piece() -> None:
+    """Found failing (the naming generator, after the rule above first counted only pieces in hand): Black's
+    queen reported on d7 before her lift from e8, and a dump naming her there while e8 still showed her. The
+    name is hers, placed first: read as a misread, the capture waited, and White's gxh5 was lost."""
+    start = chess.Board("1bk1qr1n/1pprp2b/1n1pQ3/p4Ppp/2P3PP/8/PPKP1P2/NB1R1RBN w - - 3 10", chess960=True)
+    events = [
+        PieceLifted(square=chess.D7, t=62.543), PiecePlaced(square=chess.D7, t=63.962),
+        BoardSnapshot.from_text(".bk.qr.n.ppQp..b.n.pQ...p....Ppp..P...PP........PPKP.P..NB.R.RBN", t=64.011),
+        PieceLifted(square=chess.E6, t=64.061), ButtonPressed(button="white", t=64.577),
+        PieceLifted(square=chess.D7, t=66.284), PiecePlaced(square=chess.D7, t=66.621),
+        BoardSnapshot.from_text(".bk.qr.n.ppqp..b.n.p....p....Ppp..P...PP........PPKP.P..NB.R.RBN", t=66.765),
+        PieceLifted(square=chess.E8, t=67.043), PieceLifted(square=chess.H5, t=67.947),
+        PiecePlaced(square=chess.H5, t=68.332),
+        BoardSnapshot.from_text(".bk..r.n.ppqp..b.n.p....p....PpP..P...PP........PPKP.P..NB.R.RBN", t=68.39),
+        PieceLifted(square=chess.G4, t=68.42)]
+    assert sans(run(start, events)[1]) == ["Qxd7+", "Qxd7", "gxh5"]
+
+
 def test_takeback_forgets_a_promotion_button_pressed_in_the_turn_it_undoes() -> None:
     start = chess.Board("7k/1P6/8/8/8/8/6p1/1K6 w - - 0 1", chess960=True)
     events = [lift("b1"), place("a1"), press("white"), press("promote_r"),  # Black readies g1=R

@@ -755,17 +755,17 @@ class Recognizer(Hindsight):
             del self._pieces[square]  # a name the board no longer gives (an earlier dump's) may be stale
 
     def _may_come(self, square: chess.Square, piece: chess.Piece, occupied: chess.Bitboard) -> bool:
-        """Can `piece` be what a snapshot names on `square`, which stood full: a piece in hand (a pawn's
-        promotion among them), another piece for a promotion made there, or one taken earlier put back?
-        Else the name is a misread of the piece standing there, no change; unless the game is over and a
-        set-up may be under way."""
+        """Can `piece` be what a snapshot names on `square`, which stood full: a piece of the board's (in
+        hand, or placed before its lift), a promotion's, or one taken earlier put back? Else the name is a
+        misread of the piece standing there, no change; unless the game is over and a set-up may be under
+        way."""
         expected = self.expected
-        in_hand = expected.occupied & ~occupied
         kind, colour = piece.piece_type, piece.color
         promoting = kind != chess.KING and (
-            expected.pieces_mask(chess.PAWN, colour) & in_hand
+            expected.pieces_mask(chess.PAWN, colour) & ~occupied
             or (expected.promoted & chess.BB_SQUARES[square] and expected.color_at(square) == colour))
-        if self.mode is Mode.GAME_OVER or promoting or expected.pieces_mask(kind, colour) & in_hand:
+        if self.mode is Mode.GAME_OVER or promoting or expected.pieces_mask(kind, colour) & ~chess.BB_SQUARES[
+                square]:
             return True
         return len(self._board.root().pieces(kind, colour)) > len(expected.pieces(kind, colour))
 
