@@ -633,6 +633,14 @@ def test_the_other_side_s_clock_pressed_with_its_piece_in_hand_waits_for_the_pie
     assert sans(run(start, [*events, PiecePlaced(square=chess.D6, t=2.7)])[1]) == ["exd5", "Qd6"]
     reply = [PieceLifted(square=chess.G1, t=3.5), PiecePlaced(square=chess.F3, t=3.9)]
     assert sans(run(start, [*events, *reply])[1]) == ["exd5", "Qxd5", "Nf3"]
+    # the same with a capture elsewhere, whose victim's square never showed empty: Rxe2+ or Rd2
+    start = chess.Board("2b4r/1pp1kp1R/8/8/5P2/2p1P3/r3N3/RN2K3 w - - 3 20", chess960=True)
+    events = [PieceLifted(square=chess.B1, t=1.0), PieceLifted(square=chess.C3, t=1.34),
+              PiecePlaced(square=chess.C3, t=1.38), PieceLifted(square=chess.A2, t=2.0),
+              ButtonPressed(button="black", t=2.45)]
+    assert sans(run(start, [*events, PiecePlaced(square=chess.D2, t=2.53)])[1]) == ["Nbxc3", "Rd2"]
+    reply = [PieceLifted(square=chess.E1, t=3.5), PiecePlaced(square=chess.F1, t=3.9)]
+    assert sans(run(start, [*events, *reply])[1]) == ["Nbxc3", "Rxe2+", "Kf1"]
 
 
 def test_a_reply_placed_first_before_the_mover_s_clock_leaves_the_capture_it_follows() -> None:

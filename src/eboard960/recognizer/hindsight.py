@@ -499,11 +499,18 @@ class Hindsight:
         self._make_line(line or ())
 
     def _recaptured_unseen(self, line: Sequence[chess.Move]) -> bool:
-        """Does a two-move line end taking, on the square the first move landed on, a piece the sensors never
-        showed leaving? A clock pressed with the capturer still in hand looks the same."""
-        if len(line) != 2 or line[0].to_square != line[1].to_square:
+        """Does a two-move line end with a capture whose victim the sensors never showed leaving (its square
+        never emptied, or only before the first move landed there)? A clock pressed with the capturer still
+        in hand looks the same."""
+        if len(line) != 2:
             return False
-        return self._segment.landings.get(line[0].to_square, 0) <= 1
+        first, last = line
+        before = after_move(self._board, first)
+        if not before.is_capture(last) or before.is_en_passant(last):
+            return False
+        if last.to_square == first.to_square:
+            return self._segment.landings.get(last.to_square, 0) <= 1
+        return not self._segment.ever & chess.BB_SQUARES[last.to_square]
 
     def _capture_in_one_scan(self) -> chess.Move | None:
         """At the mover's clock, one of its pieces in hand and nothing else changed: the only capture that
