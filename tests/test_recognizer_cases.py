@@ -698,6 +698,35 @@ def test_a_snapshot_naming_a_piece_placed_before_its_lift_names_that_piece() -> 
     assert sans(run(start, events)[1]) == ["Qxd7+", "Qxd7", "gxh5"]
 
 
+def test_a_line_read_after_an_early_press_counts_the_squares_in_hand_at_the_press_as_touched() -> None:
+    """Found failing (an outside generator of exchanges on one square): Nxe5 swept (read as a bounce),
+    fxe5 victim first and placed first, then Black's f6 pawn and the e5 victim in hand at Black's press, the
+    pawn landing after it. The press had forgotten the squares in hand, so nothing told fxe5 fxe5 from
+    fxg5 fxg5, which the board shows as well and whose g5 was never touched."""
+    start = chess.Board("4k3/5n2/5p2/4Q1p1/5P2/8/8/4K3 b - - 0 1", chess960=True)
+    events = [PieceLifted(square=chess.F7, t=1.5), PieceLifted(square=chess.E5, t=2.1),
+              PiecePlaced(square=chess.E5, t=2.3), PieceLifted(square=chess.E5, t=3.167),
+              PiecePlaced(square=chess.E5, t=3.68), PieceLifted(square=chess.F4, t=3.935),
+              PieceLifted(square=chess.F6, t=4.265), PieceLifted(square=chess.E5, t=4.855),
+              ButtonPressed(button="black", t=4.945), PiecePlaced(square=chess.E5, t=5.055)]
+    assert sans(run(start, events)[1]) == ["Nxe5", "fxe5", "fxe5"]
+
+
+def test_a_line_read_at_a_press_prefers_the_capture_whose_landing_came_just_before_its_lift() -> None:
+    """Found failing (the same generator): Bxd4 swept (read as a bounce), Qxd4 victim first with the queen's
+    landing reported 0.18 s before her lift (read as the bishop landing), then f6 and Black's press. Qxd4 f6
+    and Qxa5 f6 leave the same board, and the press had cleared d4's lift: the landing just before the
+    queen's lift is what shows her move."""
+    start = chess.Board("1r1krnnb/3bpp2/1p1N4/p2p2pp/1Q1PP1P1/5B2/PP2KP1q/BR2R1N1 b kq - 0 17", chess960=True)
+    events = [PieceLifted(square=chess.H8, t=127.213), ButtonPressed(button="white", t=127.476),
+              PieceLifted(square=chess.D4, t=128.473), PiecePlaced(square=chess.D4, t=128.57),
+              PieceLifted(square=chess.D4, t=130.986), PiecePlaced(square=chess.D4, t=131.916),
+              PieceLifted(square=chess.B4, t=132.092), ButtonPressed(button="white", t=132.871),
+              PieceLifted(square=chess.F7, t=134.56), PiecePlaced(square=chess.F6, t=135.628),
+              ButtonPressed(button="black", t=136.521)]
+    assert sans(run(start, events)[1]) == ["Bxd4", "Qxd4", "f6"]
+
+
 def test_takeback_forgets_a_promotion_button_pressed_in_the_turn_it_undoes() -> None:
     start = chess.Board("7k/1P6/8/8/8/8/6p1/1K6 w - - 0 1", chess960=True)
     events = [lift("b1"), place("a1"), press("white"), press("promote_r"),  # Black readies g1=R

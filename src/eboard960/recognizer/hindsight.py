@@ -689,11 +689,17 @@ class Hindsight:
         return self._touched(line), in_order
 
     def _touched(self, line: list[chess.Move]) -> int:
-        """How many of the squares `line` moves from and to were emptied since the last clock press: of two
-        lines the board shows, the one the hands were seen making."""
+        """How many of the squares `line` moves from and to were emptied since the last clock press (or were
+        empty then), or saw a landing reported just before the move's piece left (placed before its lift): of
+        two lines the board shows, the one the hands were seen making."""
         touched = self._touched_since_press
-        return sum(bool(touched & chess.BB_SQUARES[square]) for move in line
-                   for square in (move.from_square, move.to_square))
+        return sum(bool(touched & chess.BB_SQUARES[move.from_square]) + (
+            bool(touched & chess.BB_SQUARES[move.to_square]) or self._landed_just_before_lift(move))
+            for move in line)
+
+    def _landed_just_before_lift(self, move: chess.Move) -> bool:
+        landed, left = self._placed_at.get(move.to_square), self._lifted_at.get(move.from_square)
+        return landed is not None and left is not None and 0.0 <= left - landed <= SCAN_SECONDS
 
     def _quick_capture(self, board: chess.Board, line: list[chess.Move]) -> bool:
         """Does `line` begin with a capture whose victim bounced since the last clock press: taken quicker

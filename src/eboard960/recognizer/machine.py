@@ -612,7 +612,7 @@ class Recognizer(Hindsight):
             self._catch_up(not self._board.turn)  # the other side's press: its move must be on the board
         self._plies_at_press = len(self._board.move_stack)
         self._bounced_since_press = 0
-        self._touched_since_press = 0
+        self._touched_since_press &= ~self._occupied  # but for pieces still in hand: their moves are to come
 
     def _decide_unseen_capture(self, event: SquareEvent | None) -> None:
         """The other side's lift or clock, or the end of input, makes the capture no scan showed
@@ -1451,7 +1451,7 @@ class Recognizer(Hindsight):
         self._final_lift: tuple[chess.Square, float, int, chess.Piece | None] | None = None
         self._plies_at_press = 0  # the moves made before the last clock press, which confirmed them
         self._bounced_since_press: chess.Bitboard = 0  # squares that bounced since the last clock press
-        self._touched_since_press: chess.Bitboard = 0  # squares emptied since the last clock press
+        self._touched_since_press: chess.Bitboard = 0  # emptied since the last clock press, or empty then
 
     def _rebase(self) -> None:
         """The board shows a known position: evidence starts afresh."""
