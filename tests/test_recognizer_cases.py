@@ -612,13 +612,23 @@ def test_a_clock_pressed_with_the_piece_in_hand_after_its_victim_bounced_waits_f
     """Found failing (an outside generator of whole blitz games): after d5, d5 bounced, White lifted e4 and
     pressed the clock with the pawn still in hand. The occupancy is exd5 made, its pawn placed first, so the
     press made that capture, and the pawn landing on e5 was then illegal. The next event decides: the piece
-    landing where it can go says the press came early; the other side's lift makes the capture."""
+    landing where it can go says the press came early; any other hand (the other side's lift, the mover's
+    own piece adjusted) makes the capture."""
     start = chess.Board("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", chess960=True)
     touched = [PieceLifted(square=chess.D5, t=0.4), PiecePlaced(square=chess.D5, t=0.48),
                PieceLifted(square=chess.E4, t=1.4), ButtonPressed(button="white", t=1.65)]
     assert sans(run(start, [*touched, PiecePlaced(square=chess.E5, t=1.75)])[1]) == ["e5"]
     reply = [PieceLifted(square=chess.G8, t=2.5), PiecePlaced(square=chess.F6, t=2.9)]
     assert sans(run(start, [*touched, *reply])[1]) == ["exd5", "Nf6"]
+    # found on a fresh seed of the bar-read-literally generator once the press waited: Nxe4 placed first
+    # 34 ms after its victim left, the clock, then the mover's own bishop adjusted (a hand that is not the
+    # piece landing: the capture stands) and White touching c4, which the knight could also have taken
+    start = chess.Board("b1q1rrk1/pp1pbppp/3np3/2p5/2P1NPP1/3BPN2/PP1P3P/BQ1R1RK1 b - - 0 12", chess960=True)
+    taken = [PieceLifted(square=chess.E4, t=103.751), PiecePlaced(square=chess.E4, t=103.785),
+             PieceLifted(square=chess.D6, t=104.023), ButtonPressed(button="black", t=104.464),
+             PieceLifted(square=chess.A8, t=105.195), PiecePlaced(square=chess.A8, t=105.279),
+             PieceLifted(square=chess.C4, t=106.402), PiecePlaced(square=chess.C4, t=106.927)]
+    assert sans(run(start, taken)[1]) == ["Nxe4"]
 
 
 def test_the_other_side_s_clock_pressed_with_its_piece_in_hand_waits_for_the_piece_to_land() -> None:

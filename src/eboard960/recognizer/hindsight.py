@@ -70,6 +70,7 @@ class Hindsight:
     _shapes: tuple[CastlingShape, ...]
     _promotion: PromotionPress | None
     _unseen_capture: chess.Move | None
+    _held_capture: chess.Move | None
     # the recognizer's methods it calls, as it calls them
     _map: Callable[[chess.Square], chess.Square]
     _after: Callable[[], chess.Board]
@@ -494,7 +495,7 @@ class Hindsight:
             self._fire("take_back")
         if presser is not None and not movers and line and self._recaptured_unseen(line):
             self._make_line(line[:1])
-            self._unseen_capture = line[1]  # the presser's, unless its piece lands next
+            self._held_capture = line[1]  # the presser's, unless its piece lands next
             return
         self._make_line(line or ())
 

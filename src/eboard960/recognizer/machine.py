@@ -263,7 +263,7 @@ class Recognizer(Hindsight):
                 self._map(event.square) == unseen.to_square):
             self._lift_on_unseen = event  # the victim taken off only now, or the capturer by the other side
             return
-        if unseen is not None or self._other_side_lifted is not None or self._held:
+        if unseen is not None or self._other_side_lifted is not None or self._held or self._held_capture:
             self._decide_pending(event)
         self._t = event.t
         if self._late_promotion and type(event) is not ButtonPressed and type(event) is not LinkChanged and (
@@ -293,6 +293,8 @@ class Recognizer(Hindsight):
         clock pressed with a piece in hand, decides them; so does it a clock press held for it."""
         if self._held_press is not None:
             self._decide_press(event)
+        if self._held_capture is not None:
+            self._decide_held_capture(event)
         if self._unseen_capture is not None:
             self._decide_unseen_capture(event)
         if self._other_side_lifted is not None:
@@ -335,7 +337,7 @@ class Recognizer(Hindsight):
             latent := self._latent_capture(self._occupied, with_reply=False)
         ):
             if pressed and self._landed_in_a_bounce(latent):
-                self._unseen_capture = latent  # unless the piece lands next (`_decide_unseen_capture`)
+                self._held_capture = latent  # unless the piece lands next (`_decide_held_capture`)
             else:
                 self._commit_latent(latent, reply_follows=False)
 
@@ -600,7 +602,7 @@ class Recognizer(Hindsight):
             self._commit_pending(pressed=True)
             if self._occupied == self._board.occupied and self.mode is Mode.PLAYING:
                 self._rebase()  # at rest: the mover's touches (j'adoube) are no victims for the other side
-            elif len(self._board.move_stack) == moves and self._unseen_capture is None:
+            elif len(self._board.move_stack) == moves and self._held_capture is None:
                 self._catch_up(self._board.turn)  # nothing to commit: the move may end a line never seen
             last = self._board.move_stack[-1] if len(self._board.move_stack) > moves else None
             self._late_promotion = bool(
@@ -613,6 +615,20 @@ class Recognizer(Hindsight):
         self._plies_at_press = len(self._board.move_stack)
         self._bounced_since_press = 0
         self._touched_since_press &= ~self._occupied  # but for pieces still in hand: their moves are to come
+
+    def _decide_held_capture(self, event: SquareEvent | None) -> None:
+        """The event after a clock press held with a capture the board shows, which its piece still in hand
+        shows as well (`_landed_in_a_bounce`, `_recaptured_unseen`): that piece landing where it can go says
+        the press came early; any other move of a hand, or the end of input, makes the capture."""
+        if type(event) in (BoardSnapshot, LinkChanged) or (
+                type(event) is ButtonPressed and event.button not in CLOCK_BUTTONS):
+            return  # no hand moved: the next event decides
+        capture, self._held_capture = self._held_capture, None
+        assert capture is not None  # decided only while there is one
+        if isinstance(event, PiecePlaced) and with_promotions(self._board, capture.from_square,
+                                                              self._map(event.square)):
+            return
+        self._make_line([capture])
 
     def _decide_unseen_capture(self, event: SquareEvent | None) -> None:
         """The other side's lift or clock, or the end of input, makes the capture no scan showed
@@ -662,7 +678,7 @@ class Recognizer(Hindsight):
             occupied, pieces = _turned_bits(occupied), _turned(pieces)
         resync, self._resync = self._resync, False
         if resync:
-            self._unseen_capture = self._lift_on_unseen = None  # the snapshot shows whether it was made
+            self._unseen_capture = self._held_capture = self._lift_on_unseen = None  # the snapshot shows it
             if self._sets_down_swapped(occupied):
                 self._report_changes(occupied, pieces, snapshot.t)  # read as the places it stands for
                 return
@@ -755,18 +771,22 @@ class Recognizer(Hindsight):
             del self._pieces[square]  # a name the board no longer gives (an earlier dump's) may be stale
 
     def _may_come(self, square: chess.Square, piece: chess.Piece, occupied: chess.Bitboard) -> bool:
-        """Can `piece` be what a snapshot names on `square`, which stood full: a piece of the board's (in
-        hand, or placed before its lift), a promotion's, or one taken earlier put back? Else the name is a
-        misread of the piece standing there, no change; unless the game is over and a set-up may be under
-        way."""
+        """Can `piece` be what a snapshot names on `square`, which stood full: a piece in hand, one of the
+        side to move that can go there (placed before its lift), a promotion's, or one taken earlier put
+        back? Else the name is a misread of the piece standing there, no change; unless the game is over and
+        a set-up may be under way."""
         expected = self.expected
         kind, colour = piece.piece_type, piece.color
+        in_hand = expected.occupied & ~occupied
         promoting = kind != chess.KING and (
-            expected.pieces_mask(chess.PAWN, colour) & ~occupied
+            expected.pieces_mask(chess.PAWN, colour) & in_hand
             or (expected.promoted & chess.BB_SQUARES[square] and expected.color_at(square) == colour))
-        if self.mode is Mode.GAME_OVER or promoting or expected.pieces_mask(kind, colour) & ~chess.BB_SQUARES[
-                square]:
+        if self.mode is Mode.GAME_OVER or promoting or expected.pieces_mask(kind, colour) & in_hand:
             return True
+        if colour == expected.turn and any(
+                move.promotion == kind or expected.piece_type_at(move.from_square) == kind
+                for move in expected.generate_legal_moves(to_mask=chess.BB_SQUARES[square])):
+            return True  # placed before its lift
         return len(self._board.root().pieces(kind, colour)) > len(expected.pieces(kind, colour))
 
     def _sets_up_turned(self, square: chess.Square, named: dict[chess.Square, chess.Piece]) -> bool:
@@ -1445,6 +1465,7 @@ class Recognizer(Hindsight):
         self._late_promotion = False
         self._either_press: chess.PieceType | None = None  # a button then, which either side may have meant
         self._unseen_capture: chess.Move | None = None  # the mover's clock came with a piece in hand
+        self._held_capture: chess.Move | None = None  # a capture the board shows, at a clock that came early?
         self._held_press = None  # the mover's clock, held for the next event (`_decide_press`)
         self._lift_on_unseen = None  # a lift from its square, read once that capture is decided
         # the other side's lift that made the last move final: its square, when, the moves then, its piece
