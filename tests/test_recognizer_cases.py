@@ -722,6 +722,25 @@ def test_a_line_read_after_an_early_press_counts_the_squares_in_hand_at_the_pres
     assert sans(run(start, events)[1]) == ["Nxe5", "fxe5", "fxe5"]
 
 
+def test_a_press_keeps_as_touched_only_the_squares_of_pieces_in_hand_not_every_square_left_empty() -> None:
+    """Found failing (the fast-hands generator, once presses kept touched squares): c2-c4 and a press, later
+    Nxa2 swept (a bounce by the table) and Qc2 placed before its lift. The press had kept c2, emptied by
+    c2-c4, as touched, so Nc2+ Qxc2 outranked Nxa2 Qc2 when the line was read again at White's clock."""
+    start = chess.Board("r1bqkbnr/pp1ppppp/n1p5/8/1P3P2/8/P1PPP1PP/RNBQKBNR w KQkq - 1 3", chess960=True)
+    squares_and_times = [
+        ("lift", "c2", 7.2), ("place", "c4", 7.792), ("lift", "h7", 8.653), ("place", "h6", 8.869),
+        ("lift", "g1", 9.561), ("place", "f3", 9.781), ("button", "white", 10.19), ("lift", "a6", 10.209),
+        ("lift", "b4", 10.461), ("place", "b4", 11.141), ("lift", "b1", 12.639), ("place", "a3", 13.222),
+        ("lift", "b4", 14.615), ("lift", "a2", 14.997), ("place", "a2", 15.027), ("place", "c2", 15.177),
+        ("lift", "d1", 15.477), ("button", "white", 15.908), ("lift", "d8", 16.231), ("place", "c7", 16.648)]
+    kinds = {"lift": lambda name, t: PieceLifted(square=chess.parse_square(name), t=t),
+             "place": lambda name, t: PiecePlaced(square=chess.parse_square(name), t=t),
+             "button": lambda name, t: ButtonPressed(button=name, t=t)}
+    events = [kinds[kind](name, t) for kind, name, t in squares_and_times]
+    recognizer, _ = run(start, events)  # Nc2+ is reported at the lift of d1, and taken back at the press
+    assert start.variation_san(recognizer.board.move_stack) == "3. c4 h6 4. Nf3 Nxb4 5. Na3 Nxa2 6. Qc2 Qc7"
+
+
 def test_a_line_read_at_a_press_prefers_the_capture_whose_landing_came_just_before_its_lift() -> None:
     """Found failing (the same generator): Bxd4 swept (read as a bounce), Qxd4 victim first with the queen's
     landing reported 0.18 s before her lift (read as the bishop landing), then f6 and Black's press. Qxd4 f6

@@ -263,7 +263,8 @@ class Recognizer(Hindsight):
                 self._map(event.square) == unseen.to_square):
             self._lift_on_unseen = event  # the victim taken off only now, or the capturer by the other side
             return
-        if unseen is not None or self._other_side_lifted is not None or self._held or self._held_capture:
+        if unseen is not None or self._other_side_lifted is not None or self._held or (
+                self._held_capture is not None):
             self._decide_pending(event)
         self._t = event.t
         if self._late_promotion and type(event) is not ButtonPressed and type(event) is not LinkChanged and (
@@ -614,7 +615,7 @@ class Recognizer(Hindsight):
             self._catch_up(not self._board.turn)  # the other side's press: its move must be on the board
         self._plies_at_press = len(self._board.move_stack)
         self._bounced_since_press = 0
-        self._touched_since_press &= ~self._occupied  # but for pieces still in hand: their moves are to come
+        self._touched_since_press &= self._board.occupied & ~self._occupied  # but pieces in hand: moves due
 
     def _decide_held_capture(self, event: SquareEvent | None) -> None:
         """The event after a clock press held with a capture the board shows, which its piece still in hand
