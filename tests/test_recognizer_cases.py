@@ -756,6 +756,21 @@ def test_a_line_read_at_a_press_prefers_the_capture_whose_landing_came_just_befo
     assert sans(run(start, events)[1]) == ["Bxd4", "Qxd4", "f6"]
 
 
+def test_a_capture_swept_quicker_than_a_bounce_then_a_reply_placed_first_where_its_piece_could_go() -> None:
+    """Found failing (the fast-hands generator, 40 of 2,912; whole blitz games): Nxd5 own piece first, the
+    victim swept off 0.1 s before the knight landed (a bounce, by the table), then Black's b5 reported before
+    its lift, on a square the knight in hand could also reach: read as Nb5. The capture counts as an earlier
+    open move: the lift of b7 that completes b5 makes it, with or without White's clock between."""
+    events = [lift("b1"), place("c3"), lift("d7"), place("d5")]
+    timed = [dataclasses.replace(e, t=n * 0.6) for n, e in enumerate(events, start=1)]
+    swept = [PieceLifted(square=chess.C3, t=3.4), PieceLifted(square=chess.D5, t=3.65),
+             PiecePlaced(square=chess.D5, t=3.75), PiecePlaced(square=chess.B5, t=4.35)]
+    reply = [PieceLifted(square=chess.B7, t=4.43), PieceLifted(square=chess.D5, t=5.03),
+             PieceLifted(square=chess.C7, t=5.28), PiecePlaced(square=chess.C7, t=5.78)]
+    for pressed in ([], [ButtonPressed(button="white", t=4.39)]):
+        assert sans(run(518, [*timed, *swept, *pressed, *reply])[1]) == ["Nc3", "d5", "Nxd5", "b5", "Nxc7+"]
+
+
 def test_takeback_forgets_a_promotion_button_pressed_in_the_turn_it_undoes() -> None:
     start = chess.Board("7k/1P6/8/8/8/8/6p1/1K6 w - - 0 1", chess960=True)
     events = [lift("b1"), place("a1"), press("white"), press("promote_r"),  # Black readies g1=R

@@ -101,8 +101,10 @@ class Hindsight:
         `CAPTURE_PLACED_FIRST_SECONDS` before its piece left explains nothing: the open move's piece landed
         there; unless `event` says the reply is no longer in hand (it lifts a piece of the mover's that the
         piece lifted cannot take, places a piece where that one cannot go, or presses the other side's
-        clock), which the open move cannot explain."""
-        if not self._alternatives:
+        clock), which the open move cannot explain. A capture by the open move's piece of a victim that
+        bounced while it was in hand (`_swept`) counts as an earlier open move."""
+        swept = [(capture, self._segment_open) for capture in self._swept()]
+        if not self._alternatives and not swept:
             return False
         played, shapes = self._after(), self._shapes_open()
         if matching_moves(played, self._occupied, self._segment_open, shapes):
@@ -124,7 +126,7 @@ class Hindsight:
             reply_over = mover_or_landing and square != lifted and not with_promotions(played, lifted, square)
         else:
             reply_over = isinstance(event, ButtonPressed) and event.button == chess.COLOR_NAMES[played.turn]
-        for move, segment in reversed(self._alternatives):
+        for move, segment in [*reversed(self._alternatives), *swept]:
             if self._only_touched(move, self._open):
                 victim, origin = move.to_square, move.from_square
                 if self._segment.left_before(victim, origin):  # the victim lifted with the capturer in hand
@@ -144,6 +146,20 @@ class Hindsight:
                 self._segment_open = segment
                 return True
         return False
+
+    def _swept(self) -> list[chess.Move]:
+        """The open move's piece taking a piece of the other side that bounced while it was in hand: a victim
+        swept off quicker than a bounce by the capturer landing there, which an earlier open move it is."""
+        assert self._open is not None  # asked only with an open move
+        board, segment, origin = self._board, self._segment, self._open.from_square
+        theirs = board.occupied_co[not board.turn]
+        captures = []
+        for victim in segment.bounced:
+            choices = with_promotions(board, origin, victim) if theirs & chess.BB_SQUARES[victim] and (
+                segment.bounced_while_empty(victim, origin)) else []
+            if choices and (capture := self._choose(board, choices)) is not None:
+                captures.append(capture)
+        return captures
 
     def _landed_long_before(self, position: chess.Board, move: chess.Move, reply: chess.Move) -> bool:
         """Did the piece on `reply`'s square, not named, land after `move`'s piece left its square and longer

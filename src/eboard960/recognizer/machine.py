@@ -567,7 +567,8 @@ class Recognizer(Hindsight):
         if self._open is None:
             return None
         board = self._board
-        for move, segment in reversed(self._alternatives):
+        earlier = [*reversed(self._alternatives), *((move, self._segment_open) for move in self._swept())]
+        for move, segment in earlier:
             shown = occupancy_after(board, move, self._shapes)
             landed = self._occupied & ~shown
             if landed.bit_count() != 1 or shown & ~self._occupied:
