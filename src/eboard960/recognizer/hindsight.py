@@ -102,8 +102,10 @@ class Hindsight:
         there; unless `event` says the reply is no longer in hand (it lifts a piece of the mover's that the
         piece lifted cannot take, places a piece where that one cannot go, or presses the other side's
         clock), which the open move cannot explain. A capture by the open move's piece of a victim that
-        bounced while it was in hand (`_swept`) counts as an earlier open move."""
-        swept = [(capture, self._segment_open) for capture in self._swept()]
+        bounced while it was in hand (`_swept`) counts as an earlier open move if the other side lifted soon
+        enough after the open move's landing to end its reply placed first."""
+        quick = self._t - self._open_at <= PLACED_FIRST_SECONDS
+        swept = [(capture, self._segment_open) for capture in self._swept()] if quick else []
         if not self._alternatives and not swept:
             return False
         played, shapes = self._after(), self._shapes_open()

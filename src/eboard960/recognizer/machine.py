@@ -45,7 +45,7 @@ from eboard960.recognizer.explain import (
     successors,
     with_promotions,
 )
-from eboard960.recognizer.hindsight import PLACED_FIRST_SECONDS, Hindsight
+from eboard960.recognizer.hindsight import Hindsight
 from eboard960.recognizer.reports import (
     DrawClaimable,
     GameOver,
@@ -561,9 +561,10 @@ class Recognizer(Hindsight):
         return theirs
 
     def _reply_placed_first(self) -> tuple[chess.Move, Segment, chess.Square] | None:
-        """At the mover's clock: an earlier open move, and the square a piece landed on since, just before the
-        press, where a piece of the other side can go after that move. The open move that replaced it may be
-        that reply, placed before its lift (the board's scan order), with the clock pressed in between."""
+        """At the mover's clock: an earlier open move (or a capture `_swept`), and the square a piece landed
+        on since, within the board's scan before the press, where a piece of the other side can go after that
+        move. The open move that replaced it may be that reply, placed before its lift (the board's scan
+        order), with the clock pressed in between."""
         if self._open is None:
             return None
         board = self._board
@@ -574,20 +575,20 @@ class Recognizer(Hindsight):
             if landed.bit_count() != 1 or shown & ~self._occupied:
                 continue
             square = chess.lsb(landed)
-            if self._t - self._placed_at.get(square, -math.inf) > PLACED_FIRST_SECONDS:
+            if self._t - self._placed_at.get(square, -math.inf) > SCAN_SECONDS:
                 continue
             if any(after_move(board, move).generate_legal_moves(to_mask=landed)):
                 return move, segment, square
         return None
 
     def _decide_press(self, event: SquareEvent | None) -> None:
-        """The event after a mover's clock held by `_reply_placed_first`: a lift, soon after the landing, of a
-        piece of the other side that can go there after the earlier open move makes that move the mover's,
-        and the landing its reply's (as with no press between); anything else leaves the open move. Then
-        the press counts."""
+        """The event after a mover's clock held by `_reply_placed_first`: a lift, within the board's scan of
+        the landing, of a piece of the other side that can go there after the earlier open move makes that
+        move the mover's, and the landing its reply's (as with no press between); anything else leaves the
+        open move. Then the press counts."""
         assert self._held_press is not None  # decided only while it is set
         (move, segment, square), self._held_press = self._held_press, None
-        if isinstance(event, PieceLifted) and event.t - self._placed_at[square] <= PLACED_FIRST_SECONDS and (
+        if isinstance(event, PieceLifted) and event.t - self._placed_at[square] <= SCAN_SECONDS and (
                 with_promotions(after_move(self._board, move), self._map(event.square), square)):
             self._open_kind = Mode.MOVED
             self._set_open(move)
