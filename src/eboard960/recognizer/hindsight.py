@@ -630,6 +630,29 @@ class Hindsight:
                 return True
         return False
 
+    def _moved_together(self) -> bool:
+        """The board no legal continuation explains, with no move open, shows the game two moves on, one of
+        each side, whose pieces were both lifted since it last showed the game, the other side's after the
+        mover's and before the mover's landed (bullet: the other side took its piece up early). Those two
+        moves are made, the second still open; not if the mover's piece could take the other's (a victim
+        lifted first, a capture under way)."""
+        if self._open is not None or self.mode is not Mode.PLAYING:
+            return False
+        lifted = self._segment.lifted
+        line = successors(self._board, self._occupied, self._pieces, depth=2, narrow=True, rank=self._as_seen)
+        if line is None or len(line) != 2 or any(not lifted & chess.BB_SQUARES[move.from_square]
+                                                 for move in line):
+            return False
+        mover, other = line
+        lifted_at, placed_at = self._lifted_at, self._placed_at
+        if not lifted_at[mover.from_square] <= lifted_at[other.from_square] < placed_at.get(
+                mover.to_square, -math.inf):
+            return False  # not the other side's piece taken up while the mover's was in hand
+        if with_promotions(self._board, mover.from_square, other.from_square):
+            return False  # the other side's piece was one the mover's could take: its victim, lifted first
+        self._make_line(line, open_last=True)
+        return True
+
     def _redo_last(self, plies: tuple[int, ...]) -> tuple[chess.Board, list[chess.Move]] | None:
         """The position before the last move, if made since the last press, and a line from it that the
         board shows and that does not begin with that move."""

@@ -830,7 +830,7 @@ class Recognizer(Hindsight):
             if not unexplained and self._t - self._misplaced_at <= BOUNCE_SECONDS:
                 self._fire("restore")  # misplaced only for a flicker (a slide, a straddle): the move goes on
                 return
-        if unexplained and (self._misread_capture() or self._misread_correction()):
+        if unexplained and (self._misread_capture() or self._misread_correction() or self._moved_together()):
             return
         if verdict is NOTHING:
             return
