@@ -771,6 +771,19 @@ def test_a_capture_swept_quicker_than_a_bounce_then_a_reply_placed_first_where_i
         assert sans(run(518, [*timed, *swept, *pressed, *reply])[1]) == ["Nc3", "d5", "Nxd5", "b5", "Nxc7+"]
 
 
+def test_the_other_side_taking_its_piece_up_before_the_movers_lands_plays_both_moves() -> None:
+    """Found failing (an outside generator of bullet games, 285 of 1,312): Black's hand lifted e7 before
+    White's pawn landed on e4, then e5. With two pieces up, e4 was no move yet, and the board then showed
+    e4 e5 at once: reported illegal, and the game was lost once two more moves came unpressed."""
+    events = [lift("e2"), lift("e7"), place("e4"), place("e5"), lift("g1"), place("f3"), lift("b8"),
+              place("c6")]
+    times = (1.0, 1.4, 1.5, 1.9, 2.4, 2.6, 2.9, 3.2)
+    timed = [dataclasses.replace(e, t=t) for e, t in zip(events, times, strict=True)]
+    _, reports = run(518, timed)
+    assert sans(reports) == ["e4", "e5", "Nf3", "Nc6"]
+    assert not [report for report in reports if report.kind == "illegal"]
+
+
 def test_takeback_forgets_a_promotion_button_pressed_in_the_turn_it_undoes() -> None:
     start = chess.Board("7k/1P6/8/8/8/8/6p1/1K6 w - - 0 1", chess960=True)
     events = [lift("b1"), place("a1"), press("white"), press("promote_r"),  # Black readies g1=R
