@@ -636,21 +636,22 @@ def test_the_other_side_s_clock_pressed_with_its_piece_in_hand_waits_for_the_pie
     bounce, not pressed; Black lifted the queen and pressed with it in hand. The board then shows exd5 and
     Qxd5, the queen's capture never seen, so both were made and Qd6 was illegal. The next event decides,
     as for the mover's clock: the piece landing says the press came early; White's lift, the capture."""
-    start = chess.Board("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", chess960=True)
-    events = [PieceLifted(square=chess.E4, t=1.0), PieceLifted(square=chess.D5, t=1.3),
-              PiecePlaced(square=chess.D5, t=1.34), PieceLifted(square=chess.D8, t=2.2),
-              ButtonPressed(button="black", t=2.6)]
-    assert sans(run(start, [*events, PiecePlaced(square=chess.D6, t=2.7)])[1]) == ["exd5", "Qd6"]
-    reply = [PieceLifted(square=chess.G1, t=3.5), PiecePlaced(square=chess.F3, t=3.9)]
-    assert sans(run(start, [*events, *reply])[1]) == ["exd5", "Qxd5", "Nf3"]
-    # the same with a capture elsewhere, whose victim's square never showed empty: Rxe2+ or Rd2
-    start = chess.Board("2b4r/1pp1kp1R/8/8/5P2/2p1P3/r3N3/RN2K3 w - - 3 20", chess960=True)
-    events = [PieceLifted(square=chess.B1, t=1.0), PieceLifted(square=chess.C3, t=1.34),
-              PiecePlaced(square=chess.C3, t=1.38), PieceLifted(square=chess.A2, t=2.0),
-              ButtonPressed(button="black", t=2.45)]
-    assert sans(run(start, [*events, PiecePlaced(square=chess.D2, t=2.53)])[1]) == ["Nbxc3", "Rd2"]
-    reply = [PieceLifted(square=chess.E1, t=3.5), PiecePlaced(square=chess.F1, t=3.9)]
-    assert sans(run(start, [*events, *reply])[1]) == ["Nbxc3", "Rxe2+", "Kf1"]
+    cases = [  # the start, the events to the press, the piece landing, the other side's reply, the moves
+        ("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+         [lift("e4"), lift("d5"), place("d5"), lift("d8"), press("black")], place("d6"),
+         [lift("g1"), place("f3")], ["exd5", "Qd6"], ["exd5", "Qxd5", "Nf3"]),
+        # a capture elsewhere, whose victim's square never showed empty: Rxe2+ or Rd2
+        ("2b4r/1pp1kp1R/8/8/5P2/2p1P3/r3N3/RN2K3 w - - 3 20",
+         [lift("b1"), lift("c3"), place("c3"), lift("a2"), press("black")], place("d2"),
+         [lift("e1"), place("f1")], ["Nbxc3", "Rd2"], ["Nbxc3", "Rxe2+", "Kf1"]),
+    ]
+    for fen, pressed, lands, reply, early, taken in cases:
+        start = chess.Board(fen, chess960=True)
+        times = (1.0, 1.3, 1.34, 2.2, 2.6)
+        timed = [dataclasses.replace(e, t=t) for e, t in zip(pressed, times, strict=True)]
+        assert sans(run(start, [*timed, dataclasses.replace(lands, t=2.7)])[1]) == early
+        replied = [dataclasses.replace(e, t=t) for e, t in zip(reply, (3.5, 3.9), strict=True)]
+        assert sans(run(start, [*timed, *replied])[1]) == taken
 
 
 def test_a_reply_placed_first_before_the_mover_s_clock_leaves_the_capture_it_follows() -> None:
