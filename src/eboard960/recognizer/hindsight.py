@@ -151,7 +151,8 @@ class Hindsight:
 
     def _swept(self) -> list[chess.Move]:
         """The open move's piece taking a piece of the other side that bounced while it was in hand: a victim
-        swept off quicker than a bounce by the capturer landing there, which an earlier open move it is."""
+        swept off quicker than a bounce by the capturer landing there, a capture read as an earlier open
+        move."""
         assert self._open is not None  # asked only with an open move
         board, segment, origin = self._board, self._segment, self._open.from_square
         theirs = board.occupied_co[not board.turn]
@@ -740,6 +741,7 @@ class Hindsight:
             for move in line)
 
     def _landed_just_before_lift(self, move: chess.Move) -> bool:
+        """Was `move`'s square filled at most `SCAN_SECONDS` before its piece left (placed first)?"""
         landed, left = self._placed_at.get(move.to_square), self._lifted_at.get(move.from_square)
         return landed is not None and left is not None and 0.0 <= left - landed <= SCAN_SECONDS
 

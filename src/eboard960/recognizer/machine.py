@@ -989,11 +989,10 @@ class Recognizer(Hindsight):
         capture = self._latent_capture(occupied, with_reply=False)
         if capture is None:
             return None
-        victim, left = capture.to_square, self._lifted_at.get(capture.from_square)
-        lifted, placed = self._lifted_at.get(victim), self._placed_at.get(victim)
-        if left is None or placed is None or knocked(lifted, placed):
-            return None  # emptied by a snapshot, or the victim's square only bounced
-        return capture if 0.0 <= left - placed <= SCAN_SECONDS else None
+        victim = capture.to_square
+        if knocked(self._lifted_at.get(victim), self._placed_at.get(victim)):
+            return None  # the victim's square only bounced
+        return capture if self._landed_just_before_lift(capture) else None  # none if emptied by a snapshot
 
     def _only_in_hand(self, occupied: chess.Bitboard) -> bool:
         """The common lift, settled on occupancy alone: pieces of the game in the air, none put anywhere,
