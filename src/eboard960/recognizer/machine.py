@@ -205,6 +205,10 @@ class Recognizer(Hindsight):
         self._placed_at: dict[chess.Square, float] = {}
         self._left_at: dict[chess.Square, float] = {}  # each square's last lift, one from an empty square too
         self._open_before_lift: chess.Move | None = None
+        # the other side's lift made while the mover's piece was in hand, read once that piece lands, and
+        # whether what the events before it left pending was decided at it then
+        self._early_lift: tuple[PieceLifted, bool] | None = None
+        self._held_presses: list[ButtonPressed] = []  # buttons after it, while it may be a victim's lift
         # the last promotion button: its piece, the event count then, and whether it is spare: pressed
         # while a promotion stood open whose piece a button had already chosen for it, it is for the next one
         self._promotion: PromotionPress | None = None
@@ -247,10 +251,100 @@ class Recognizer(Hindsight):
     def feed(self, event: SquareEvent) -> list[Report]:
         """Process one sensor event; returns the reports it caused, in order."""
         self._out = []
-        self._step(event)
+        self._take(event)
         return self._out
 
-    def _step(self, event: SquareEvent) -> None:
+    def _take(self, event: SquareEvent) -> None:
+        """Step `event`; but the other side's lift made while the mover's piece was in hand (bullet: the reply
+        taken up early) waits (`_step`) until that piece has landed, and the two are read in that order. An
+        event that is not the mover's (`_by_mover`) steps the held lift first. A lift the piece in hand could
+        take may be its victim's: buttons after it wait too, as what the board shows decides a press."""
+        held = self._early_lift
+        if held is not None and type(event) is ButtonPressed and self._hand_may_take(
+                self._board, self._map(held[0].square)):
+            self._held_presses.append(event)  # pressed with a victim lifted, or not: the landing tells
+            return
+        if held is not None and self._by_mover(event, self._map(held[0].square)):
+            self._early_lift = None
+            for press in self._held_presses:
+                self._step(press)
+            self._held_presses.clear()
+            self._step(event)
+            in_hand = self._board.occupied_co[self._board.turn] & ~self._occupied
+            if self.mode is Mode.CASTLING or (self.mode is Mode.PLAYING and in_hand):
+                self._early_lift = held  # the mover's move is not complete yet (a king step that may be the
+                # first half of a castling is: the spec makes it final once the other side begins)
+            else:
+                self._step(PieceLifted(square=held[0].square, t=self._t))
+            return
+        self._release_early()
+        pending = self._unseen_capture or self._held_capture
+        if pending is not None and type(event) is PieceLifted and (
+                self._map(event.square) != pending.to_square and self._taken_up_early(event)):
+            self._early_lift = (event, False)  # the press held for the mover's next event: it decides both
+            return
+        self._step(event, may_hold=True)
+
+    def _release_early(self) -> None:
+        """Step a lift held back by `_step` as it came (what it decided stays decided), then the buttons held
+        after it: the next event is not the mover's, or the input ended."""
+        held, self._early_lift = self._early_lift, None
+        if held is not None:
+            early, decided = held
+            if decided:
+                self._apply(early)
+            else:
+                self._step(early)
+        for press in self._held_presses:
+            self._step(press)
+        self._held_presses.clear()
+
+    def _taken_up_early(self, event: SquareEvent) -> bool:
+        """Is `event` the lift of a piece of the other side with the mover's piece in hand, no move of the
+        mover's on the board yet: the other side's move begun early, or a victim (where the mover's piece
+        lands says which)? Not where a capture may be on the board already: a square of the other side's
+        that bounced while the piece was in hand, or one filled just before its lift (placed first)."""
+        if type(event) is not PieceLifted or self.mode is not Mode.PLAYING or self._open is not None or (
+                self._held_press or self._held):
+            return False
+        board, occupied, square = self._board, self._occupied, self._map(event.square)
+        in_hand = board.occupied_co[board.turn] & ~occupied
+        if not in_hand or occupied & ~board.occupied or not (
+                board.occupied_co[not board.turn] & occupied & chess.BB_SQUARES[square]):
+            return False
+        if any(board.color_at(bounced) is not board.turn and empty & in_hand
+               for bounced, empty in self._segment.bounced.items()):
+            return False  # taken quicker than a bounce
+        if self._held_capture is not None or self._unseen_capture is not None:
+            return True  # a press held for the mover's next event: that event decides it too
+        latent = self._latent_capture(occupied, with_reply=False)
+        return latent is None or not self._landed_just_before_lift(latent)
+
+    def _by_mover(self, event: SquareEvent, early: chess.Square) -> bool:
+        """Is `event` the mover's, with the other side's piece from `early` held back: a button, a lift of one
+        of its pieces, or a place where one in hand can go, unless on its way to take the held piece? Another
+        lift of the other side's is not: the order in which victims were lifted tells which one was taken."""
+        if type(event) is ButtonPressed:
+            return True  # the mover's clock pressed with its piece in hand, or the other side's pressed late
+        if type(event) is not PieceLifted and type(event) is not PiecePlaced:
+            return False
+        board, square = self._board, self._map(event.square)
+        if type(event) is PieceLifted:
+            return bool(board.occupied_co[board.turn] & chess.BB_SQUARES[square])
+        if any(square in (shape.king_to, shape.rook_to) for shape in self._shapes):
+            return True
+        pending = self._unseen_capture or self._held_capture
+        if pending is not None and with_promotions(after_move(board, pending), early, square):
+            return False  # the capture made, the held piece's move: the press was not early
+        moves = list(board.generate_legal_moves(from_mask=board.occupied_co[board.turn] & ~self._occupied))
+        for move in moves:
+            if move.to_square == early and chess.between(move.from_square, early) & chess.BB_SQUARES[square]:
+                return False  # a piece that can take on `early` sliding there
+            if board.is_en_passant(move) and (move.to_square, move.to_square ^ 8) == (square, early):
+                return False  # the pawn that takes it en passant landing
+        return square != early and any(move.to_square == square for move in moves)
+
+    def _step(self, event: SquareEvent, *, may_hold: bool = False) -> None:
         if type(event) is BoardSnapshot:
             self._snapshot(event)  # what changed in it decides what the last events left pending
             return
@@ -266,6 +360,14 @@ class Recognizer(Hindsight):
         if unseen is not None or self._other_side_lifted is not None or self._held or (
                 self._held_capture is not None):
             self._decide_pending(event)
+        if may_hold and self._taken_up_early(event):
+            self._early_lift = (cast(PieceLifted, event), True)  # stepped once the mover's piece lands
+
+            return
+        self._apply(event)
+
+    def _apply(self, event: PieceLifted | PiecePlaced | ButtonPressed | LinkChanged) -> None:
+        """Step `event` once what the events before it left pending is decided."""
         self._t = event.t
         if self._late_promotion and type(event) is not ButtonPressed and type(event) is not LinkChanged and (
                 self._map(event.square) != self._board.peek().to_square):  # a swap of the promoted piece
@@ -306,6 +408,7 @@ class Recognizer(Hindsight):
     def finish(self, t: float | None = None) -> list[Report]:
         """The input ended: an open move becomes final."""
         self._out = []
+        self._release_early()
         self._decide_pending(None)
         if self._late_promotion:
             self._first_event(None)
@@ -321,6 +424,7 @@ class Recognizer(Hindsight):
         caller knows the result); what the events before it left pending is (a takeback held for the
         next event, a promotion button's piece, a move the other side's lift made final)."""
         self._out = []
+        self._release_early()
         self._decide_pending(None)  # as at the end of input
         if self._late_promotion:
             self._first_event(None)  # a press either side may have meant was the mover's; no later one counts
