@@ -239,7 +239,8 @@ PROMOTION_BUTTON = {piece: button for button, piece in PROMOTION_BUTTONS.items()
 
 
 def human_game(board: chess.Board, moves: Iterable[chess.Move], rng: random.Random, noise_rate: float = 0.1,
-               clock_rate: float = 0.5, takeback_rate: float = 0.0) -> list[SquareEvent]:
+               clock_rate: float = 0.5, takeback_rate: float = 0.0,
+               overlap_rate: float = 0.0) -> list[SquareEvent]:
     """A whole game as a person plays it on a presence board, with times.
 
     Each move is made by `human_events`; while a piece is in hand another may be touched
@@ -247,11 +248,14 @@ def human_game(board: chess.Board, moves: Iterable[chess.Move], rng: random.Rand
     button may be pressed. An under-promotion is chosen by a button before or after the move,
     or by the piece the board reports; a queen needs nothing. With `takeback_rate`, a move (not
     a promotion, nor one that ends the game) may be taken back, after its clock press if it had
-    one, and made again.
+    one, and made again. With `overlap_rate`, the other side may take up the piece of its reply
+    before the move lands (bullet hands), where the spec decides the reading (`_may_take_up_early`).
     """
     board = board.copy(stack=False)
     t = 0.0
     events: list[SquareEvent] = []
+    sequence = list(_with_takebacks(board, moves, rng, takeback_rate))
+    early: chess.Square | None = None  # the origin of the move's piece, taken up before the last one landed
 
     def add(event: SquareEvent, gap: tuple[float, float] = HAND_SECONDS) -> None:
         nonlocal t
@@ -259,13 +263,15 @@ def human_game(board: chess.Board, moves: Iterable[chess.Move], rng: random.Rand
         events.append(dataclasses.replace(event, t=round(t, 3)))
 
     open_promotion = False  # a button pressed while a promotion is open would choose its piece
-    for move in _with_takebacks(board, moves, rng, takeback_rate):
+    for index, move in enumerate(sequence):
         if move is None:  # the last move is taken back
             last = board.pop()
             for step in takeback_events(board, last, rng):
                 add(step)
             continue
         steps = human_events(board, move, rng)
+        if early is not None:
+            steps.remove(PieceLifted(square=early))  # lifted already
         if move.promotion:
             steps = [s if isinstance(s, PieceLifted) else PiecePlaced(square=s.square) for s in steps]
             how = rng.choice(("before", "after", "reported")) if move.promotion != chess.QUEEN else "none"
@@ -283,6 +289,12 @@ def human_game(board: chess.Board, moves: Iterable[chess.Move], rng: random.Rand
         if rng.random() < noise_rate / 2 and steps[0] == PieceLifted(square=move.from_square):
             touched = touch_in_hand(board, move, rng)
             steps[1:1] = touched
+        reply = sequence[index + 1] if index + 1 < len(sequence) else None
+        early = None
+        if overlap_rate and not touched and isinstance(reply, chess.Move) and (
+                _may_take_up_early(board, move, reply, steps) and rng.random() < overlap_rate):
+            early = reply.from_square
+            steps.insert(len(steps) - 1, PieceLifted(square=early))
         path = set() if board.is_castling(move) else {move.from_square}
         pairs = set()
         if board.is_castling(move):
@@ -304,11 +316,30 @@ def human_game(board: chess.Board, moves: Iterable[chess.Move], rng: random.Rand
         if touched or rng.random() < clock_rate:  # see `touch_in_hand`
             add(ButtonPressed(button="white" if mover == chess.WHITE else "black"))
             open_promotion = False
-        if rng.random() < noise_rate:
+        if early is None and rng.random() < noise_rate:
             lift, place = noise(board, rng)
             add(lift)
             add(place, BOUNCE_SECONDS if rng.random() < 0.5 else HAND_SECONDS)
     return events
+
+
+def _may_take_up_early(board: chess.Board, move: chess.Move, reply: chess.Move, steps: list[Step]) -> bool:
+    """Can the piece of `reply` be taken up before `move` lands (its last step, its only place), the spec
+    deciding the reading? Not a castling's or promotion's (the half made, the button to come), nor a
+    piece the moving one could take (then the landing decides, a slide on its way too), nor an en passant;
+    nor the king of a castling reply."""
+    frm = reply.from_square
+    piece, target = board.piece_at(frm), board.piece_at(reply.to_square)
+    castles = piece is not None and piece.piece_type == chess.KING and (
+        target == chess.Piece(chess.ROOK, piece.color))
+    landings = [step for step in steps if isinstance(step, PiecePlaced)]
+    return (
+        not castles  # its king may stay where it is
+        and not board.is_castling(move) and not move.promotion and not board.is_en_passant(move)
+        and landings == steps[-1:] and landings[0].square == move.to_square  # no slide: a move shown before
+        and frm not in (move.from_square, move.to_square)
+        and not any(board.generate_legal_moves(chess.BB_SQUARES[move.from_square], chess.BB_SQUARES[frm]))
+    )
 
 
 def _with_takebacks(board: chess.Board, moves: Iterable[chess.Move], rng: random.Random,
