@@ -362,7 +362,6 @@ class Recognizer(Hindsight):
             self._decide_pending(event)
         if may_hold and self._taken_up_early(event):
             self._early_lift = (cast(PieceLifted, event), True)  # stepped once the mover's piece lands
-
             return
         self._apply(event)
 
