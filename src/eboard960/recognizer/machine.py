@@ -260,24 +260,25 @@ class Recognizer(Hindsight):
         event that is not the mover's (`_by_mover`) steps the held lift first. A lift the piece in hand could
         take may be its victim's: buttons after it wait too, as what the board shows decides a press."""
         held = self._early_lift
-        if held is not None and type(event) is ButtonPressed and self._hand_may_take(
-                self._board, self._map(held[0].square)):
-            self._held_presses.append(event)  # pressed with a victim lifted, or not: the landing tells
-            return
-        if held is not None and self._by_mover(event, self._map(held[0].square)):
-            self._early_lift = None
-            for press in self._held_presses:
-                self._step(press)
-            self._held_presses.clear()
-            self._step(event)
-            in_hand = self._board.occupied_co[self._board.turn] & ~self._occupied
-            if self.mode is Mode.CASTLING or (self.mode is Mode.PLAYING and in_hand):
-                self._early_lift = held  # the mover's move is not complete yet (a king step that may be the
-                # first half of a castling is: the spec makes it final once the other side begins)
-            else:
-                self._step(PieceLifted(square=held[0].square, t=self._t))
-            return
-        self._release_early()
+        if held is not None:
+            early = self._map(held[0].square)
+            if type(event) is ButtonPressed and self._hand_may_take(self._board, early):
+                self._held_presses.append(event)  # pressed with a victim lifted, or not: the landing tells
+                return
+            if self._by_mover(event, early):
+                self._early_lift = None
+                for press in self._held_presses:
+                    self._step(press)
+                self._held_presses.clear()
+                self._step(event)
+                in_hand = self._board.occupied_co[self._board.turn] & ~self._occupied
+                if self.mode is Mode.CASTLING or (self.mode is Mode.PLAYING and in_hand):
+                    self._early_lift = held  # the mover's move is not complete yet (a king step that may be
+                    # the first half of a castling is: the spec makes it final once the other side begins)
+                else:
+                    self._step(PieceLifted(square=held[0].square, t=self._t))
+                return
+            self._release_early()
         pending = self._unseen_capture or self._held_capture
         if pending is not None and type(event) is PieceLifted and (
                 self._map(event.square) != pending.to_square and self._taken_up_early(event)):
