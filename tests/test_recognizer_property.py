@@ -38,18 +38,19 @@ def test_random_games_made_by_hand_replay_exactly(number: int, seed: int, noise:
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(number=st.integers(0, 959), seed=st.integers(0, 2**32 - 1),
-       noise=st.sampled_from([0.0, 0.2]), clock=st.sampled_from([0.0, 0.5, 1.0]))
+@given(number=st.integers(0, 959), seed=st.integers(0, 2**32 - 1), noise=st.sampled_from([0.0, 0.2]),
+       clock=st.sampled_from([0.0, 0.5, 1.0]), snapshots=st.booleans())
 def test_replies_taken_up_before_the_move_lands_replay_exactly(number: int, seed: int, noise: float,
-                                                              clock: float) -> None:
+                                                              clock: float, snapshots: bool) -> None:
     """Bullet hands: the other side takes up the piece of its reply before the mover's piece lands, at half
     the moves where the spec decides the reading (`human_game`'s `overlap_rate`), a piece the moving one
-    could take among them only if it then lands elsewhere. The lift is read after the landing."""
+    could take among them only if it then lands elsewhere. The lift is read after the landing, also on a
+    board that sends a snapshot at every change."""
     rng = random.Random(seed)
     start = chess.Board.from_chess960_pos(number)
     moves = random_game(start, rng, max_plies=80)
     events = human_game(start, moves, rng, noise_rate=noise, clock_rate=clock, overlap_rate=0.5)
-    assert recognised(start, events) == moves
+    assert recognised(start, as_snapshots(start, events) if snapshots else events) == moves
 
 
 @settings(max_examples=25, deadline=None)

@@ -262,6 +262,9 @@ class Recognizer(Hindsight):
         held = self._early_lift
         if held is not None:
             early = self._map(held[0].square)
+            if type(event) is BoardSnapshot and self._reads_on(event, early):
+                self._step(event)  # its changes are taken one by one (`_report_changes`)
+                return
             if type(event) is ButtonPressed and self._hand_may_take(self._board, early):
                 self._held_presses.append(event)  # pressed with a victim lifted, or not: the landing tells
                 return
@@ -285,6 +288,12 @@ class Recognizer(Hindsight):
             self._early_lift = (event, False)  # the press held for the mover's next event: it decides both
             return
         self._step(event, may_hold=True)
+
+    def _reads_on(self, snapshot: BoardSnapshot, early: chess.Square) -> bool:
+        """Is `snapshot` read as the changes it shows (`_report_changes`), with the square of the held lift
+        still empty: a board that sends a snapshot at every change, the held lift kept?"""
+        occupied = _turned_bits(snapshot.occupied) if self.rotated else snapshot.occupied
+        return not self._resync and self.mode is not Mode.GAME_OVER and not occupied & chess.BB_SQUARES[early]
 
     def _release_early(self) -> None:
         """Step a lift held back by `_step` as it came (what it decided stays decided), then the buttons held
@@ -865,15 +874,20 @@ class Recognizer(Hindsight):
         each taken as an event of its own: a board that sends only snapshots (or one whose reports were cut
         on the wire) then reads as one that reports each change, and a move under way goes on."""
         sensed = self._occupied
+        if self._early_lift is not None:
+            sensed &= ~chess.BB_SQUARES[self._map(self._early_lift[0].square)]  # lifted, its reading held
         changed = [square for square in chess.scan_forward(sensed & occupied)
                    if pieces.get(square) not in (None, self._piece_expected(square))
                    and self._may_come(square, pieces[square], occupied)]
-        lifts: list[SquareEvent] = [PieceLifted(square=self._map(square), t=t)
+        lifts: list[PieceLifted | PiecePlaced] = [PieceLifted(square=self._map(square), t=t)
                  for square in [*chess.scan_forward(sensed & ~occupied), *changed]]
         places = [PiecePlaced(square=self._map(square), piece=pieces.get(square), t=t)
                   for square in [*chess.scan_forward(occupied & ~sensed), *changed]]
         for event in [*lifts, *places]:
-            self._step(event)
+            if self._map(event.square) in changed:
+                self._step(event)  # a piece named anew: no hand, nothing to hold back
+            else:
+                self._take(event)
         for square in [square for square in self._pieces if square not in pieces]:
             del self._pieces[square]  # a name the board no longer gives (an earlier dump's) may be stale
 
