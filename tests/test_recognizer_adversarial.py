@@ -1977,6 +1977,11 @@ TAKEN_UP_EARLY = [
      [lift("f4", 1.06), press("white", 1.37), lift("b1", 1.52), place("g3", 1.57), lift("c2", 1.95),
       place("c2", 2.41), lift("c2", 2.58), press("black", 2.67), lift("d1", 2.73), place("c2", 3.1)],
      ["Kg3", "Qxc2", "Bxc2"]),
+    # a slide d6-d4-d3: the rook picked up again from d4 when White's knight was taken up (from a forty-ninth
+    # generator)
+    ("2krbb2/3p4/3r3n/BQ2Ppp1/7p/8/6PP/2K2BN1 w - - 0 24",
+     [lift("b5", 1.0), place("b6", 1.63), lift("d6", 2.76), place("d4", 3.17), lift("d4", 3.33),
+      lift("g1", 3.97), place("d3", 4.39), place("e2", 4.88)], ["Qb6", "Rd3", "Ne2"]),
 ]
 
 

@@ -314,8 +314,8 @@ class Recognizer(Hindsight):
         mover's on the board yet: the other side's move begun early, or a victim (where the mover's piece
         lands says which)? Not where a capture may be on the board already: a square of the other side's
         that bounced while the piece was in hand, or one filled just before its lift (placed first)."""
-        if type(event) is not PieceLifted or self.mode is not Mode.PLAYING or self._open is not None or (
-                self._held_press or self._held):
+        if type(event) is not PieceLifted or self._held_press or self._held or not (
+                (self.mode is Mode.PLAYING and self._open is None) or self._picked_up_again(event)):
             return False
         board, occupied, square = self._board, self._occupied, self._map(event.square)
         in_hand = board.occupied_co[board.turn] & ~occupied
@@ -329,6 +329,16 @@ class Recognizer(Hindsight):
             return True  # a press held for the mover's next event: that event decides it too
         latent = self._latent_capture(occupied, with_reply=False)
         return latent is None or not self._landed_just_before_lift(latent)
+
+    def _picked_up_again(self, event: PieceLifted) -> bool:
+        """Is the open move (no capture, no castling) back in hand, its piece picked up again from where it
+        landed (a slide going on), and `event` a lift of a piece that cannot take there: no capture of the
+        moved piece with its victim taken first, but the other side's reply taken up before the slide ends?"""
+        move = self._open
+        if self.mode is not Mode.MOVED or move is None or self._board.is_capture(move) or (
+                self._board.is_castling(move) or self._occupied & chess.BB_SQUARES[move.to_square]):
+            return False
+        return not with_promotions(self._after(), self._map(event.square), move.to_square)
 
     def _by_mover(self, event: SquareEvent, early: chess.Square) -> bool:
         """Is `event` the mover's, with the other side's piece from `early` held back: a button, a lift of one
