@@ -45,7 +45,7 @@ from eboard960.recognizer.explain import (
     successors,
     with_promotions,
 )
-from eboard960.recognizer.hindsight import Hindsight
+from eboard960.recognizer.overlap import Overlap
 from eboard960.recognizer.reports import (
     DrawClaimable,
     GameOver,
@@ -164,7 +164,7 @@ def _promotions(board: chess.Board) -> list[chess.Move]:
     return list(board.generate_legal_moves(from_mask=pawns)) if pawns else []
 
 
-class Recognizer(Hindsight):
+class Recognizer(Overlap):
     """Turns square events into moves; `feed` returns the reports each event causes.
 
     >>> rec = Recognizer(518)
@@ -181,8 +181,6 @@ class Recognizer(Hindsight):
     _fix: tuple[frozenset[chess.Square], frozenset[chess.Square]] | None
     _either_press: chess.PieceType | None
     _lift_on_unseen: PieceLifted | None
-    # the mover's clock, pressed just after a piece landed that may be the other side's reply placed first
-    _held_press: tuple[chess.Move, Segment, chess.Square] | None
 
     def __init__(self, start: chess.Board | int = 518, *, takebacks: bool = True,
                  rotated: bool | None = None) -> None:
@@ -253,116 +251,6 @@ class Recognizer(Hindsight):
         self._out = []
         self._take(event)
         return self._out
-
-    def _take(self, event: SquareEvent) -> None:
-        """Step `event`; but the other side's lift made while the mover's piece was in hand (bullet: the reply
-        taken up early) waits (`_step`) until that piece has landed, and the two are read in that order. An
-        event that is not the mover's (`_by_mover`) steps the held lift first. A lift the piece in hand could
-        take may be its victim's: buttons after it wait too, as what the board shows decides a press."""
-        held = self._early_lift
-        if held is not None:
-            early = self._map(held[0].square)
-            if type(event) is BoardSnapshot and self._reads_on(event, early):
-                self._step(event)  # its changes are taken one by one (`_report_changes`)
-                return
-            if type(event) is ButtonPressed and self._hand_may_take(self._board, early):
-                self._held_presses.append(event)  # pressed with a victim lifted, or not: the landing tells
-                return
-            if self._by_mover(event, early):
-                self._early_lift = None
-                for press in self._held_presses:
-                    self._step(press)
-                self._held_presses.clear()
-                self._step(event)
-                in_hand = self._board.occupied_co[self._board.turn] & ~self._occupied
-                if self.mode is Mode.CASTLING or (self.mode is Mode.PLAYING and in_hand):
-                    self._early_lift = held  # the mover's move is not complete yet (a king step that may be
-                    # the first half of a castling is: the spec makes it final once the other side begins)
-                else:
-                    self._step(PieceLifted(square=held[0].square, t=self._t))
-                return
-            self._release_early()
-        pending = self._unseen_capture or self._held_capture
-        if pending is not None and type(event) is PieceLifted and (
-                self._map(event.square) != pending.to_square and self._taken_up_early(event)):
-            self._early_lift = (event, False)  # the press held for the mover's next event: it decides both
-            return
-        self._step(event, may_hold=True)
-
-    def _reads_on(self, snapshot: BoardSnapshot, early: chess.Square) -> bool:
-        """Is `snapshot` read as the changes it shows (`_report_changes`), with the square of the held lift
-        still empty: a board that sends a snapshot at every change, the held lift kept?"""
-        occupied = _turned_bits(snapshot.occupied) if self.rotated else snapshot.occupied
-        return not self._resync and self.mode is not Mode.GAME_OVER and not occupied & chess.BB_SQUARES[early]
-
-    def _release_early(self) -> None:
-        """Step a lift held back by `_step` as it came (what it decided stays decided), then the buttons held
-        after it: the next event is not the mover's, or the input ended."""
-        held, self._early_lift = self._early_lift, None
-        if held is not None:
-            early, decided = held
-            if decided:
-                self._apply(early)
-            else:
-                self._step(early)
-        for press in self._held_presses:
-            self._step(press)
-        self._held_presses.clear()
-
-    def _taken_up_early(self, event: SquareEvent) -> bool:
-        """Is `event` the lift of a piece of the other side with the mover's piece in hand, no move of the
-        mover's on the board yet: the other side's move begun early, or a victim (where the mover's piece
-        lands says which)? Not where a capture may be on the board already: a square of the other side's
-        that bounced while the piece was in hand, or one filled just before its lift (placed first)."""
-        if type(event) is not PieceLifted or self._held_press or self._held or not (
-                (self.mode is Mode.PLAYING and self._open is None) or self._picked_up_again(event)):
-            return False
-        board, occupied, square = self._board, self._occupied, self._map(event.square)
-        in_hand = board.occupied_co[board.turn] & ~occupied
-        if not in_hand or occupied & ~board.occupied or not (
-                board.occupied_co[not board.turn] & occupied & chess.BB_SQUARES[square]):
-            return False
-        if any(board.color_at(bounced) is not board.turn and empty & in_hand
-               for bounced, empty in self._segment.bounced.items()):
-            return False  # taken quicker than a bounce
-        if self._held_capture is not None or self._unseen_capture is not None:
-            return True  # a press held for the mover's next event: that event decides it too
-        latent = self._latent_capture(occupied, with_reply=False)
-        return latent is None or not self._landed_just_before_lift(latent)
-
-    def _picked_up_again(self, event: PieceLifted) -> bool:
-        """Is the open move (no capture, no castling) back in hand, its piece picked up again from where it
-        landed (a slide going on), and `event` a lift of a piece that cannot take there: no capture of the
-        moved piece with its victim taken first, but the other side's reply taken up before the slide ends?"""
-        move = self._open
-        if self.mode is not Mode.MOVED or move is None or self._board.is_capture(move) or (
-                self._board.is_castling(move) or self._occupied & chess.BB_SQUARES[move.to_square]):
-            return False
-        return not with_promotions(self._after(), self._map(event.square), move.to_square)
-
-    def _by_mover(self, event: SquareEvent, early: chess.Square) -> bool:
-        """Is `event` the mover's, with the other side's piece from `early` held back: a button, a lift of one
-        of its pieces, or a place where one in hand can go, unless on its way to take the held piece? Another
-        lift of the other side's is not: the order in which victims were lifted tells which one was taken."""
-        if type(event) is ButtonPressed:
-            return True  # the mover's clock pressed with its piece in hand, or the other side's pressed late
-        if type(event) is not PieceLifted and type(event) is not PiecePlaced:
-            return False
-        board, square = self._board, self._map(event.square)
-        if type(event) is PieceLifted:
-            return bool(board.occupied_co[board.turn] & chess.BB_SQUARES[square])
-        if any(square in (shape.king_to, shape.rook_to) for shape in self._shapes):
-            return True
-        pending = self._unseen_capture or self._held_capture
-        if pending is not None and with_promotions(after_move(board, pending), early, square):
-            return False  # the capture made, the held piece's move: the press was not early
-        moves = list(board.generate_legal_moves(from_mask=board.occupied_co[board.turn] & ~self._occupied))
-        for move in moves:
-            if move.to_square == early and chess.between(move.from_square, early) & chess.BB_SQUARES[square]:
-                return False  # a piece that can take on `early` sliding there
-            if board.is_en_passant(move) and (move.to_square, move.to_square ^ 8) == (square, early):
-                return False  # the pawn that takes it en passant landing
-        return square != early and any(move.to_square == square for move in moves)
 
     def _step(self, event: SquareEvent, *, may_hold: bool = False) -> None:
         if type(event) is BoardSnapshot:
