@@ -1982,6 +1982,16 @@ TAKEN_UP_EARLY = [
     ("2krbb2/3p4/3r3n/BQ2Ppp1/7p/8/6PP/2K2BN1 w - - 0 24",
      [lift("b5", 1.0), place("b6", 1.63), lift("d6", 2.76), place("d4", 3.17), lift("d4", 3.33),
       lift("g1", 3.97), place("d3", 4.39), place("e2", 4.88)], ["Qb6", "Rd3", "Ne2"]),
+    # the queen that could take f7 lands on g6, on the way there, and stays: White's next piece taken up
+    # says so (the forty-ninth again)
+    ("bbrq2rn/1ppn1p1p/2k5/4p1pQ/p2p4/P1PPP3/1P3PPP/BBR1KNRN w K - 4 10",
+     [lift("h5", 1.0), lift("f7", 1.509), place("g6", 1.651), lift("h2", 1.892), place("f6", 2.153),
+      lift("c6", 2.447), place("h4", 2.614)], ["Qg6+", "f6", "h4"]),
+    # O-O with king and rook in hand together, the king on g1 when Black's pawn was taken up (the forty-ninth)
+    ("rbq1bknr/1ppppppp/p1n5/8/4P3/8/PPPPNPPP/RBQNBK1R w KQkq - 0 3",
+     [lift("f1", 1.05), lift("h1", 1.19), place("g1", 1.51), lift("h7", 2.0), place("f1", 2.15),
+      press("white", 2.48), press("black", 2.61), lift("b2", 2.89), place("h6", 3.39), place("b3", 3.71)],
+     ["O-O", "h6", "b3"]),
 ]
 
 
@@ -1992,5 +2002,32 @@ def test_the_other_side_s_piece_taken_up_before_the_mover_s_lands_is_read_after_
     """Found failing (an outside generator of bullet games, 139 of 1,312 left after the last fix): the other
     side lifted its next piece while the mover's was still in hand. With two pieces up the mover's landing
     was no move, and a chain of such overlaps lost the game. The lift now waits until the mover's piece
-    lands, and a piece the mover could have taken is its victim only if the mover lands there."""
+    lands, and a piece the mover could have taken is its victim only if the mover lands there (or on the
+    way there, and goes on)."""
+    assert moves_made(fen, events) == expected
+
+
+PRESSED_MID_SLIDE = [
+    # a bishop slid a1-b2-c3-d4-e5-f6-g7, White's clock pressed while it was up from f6
+    ("b1r2rkn/4p2p/p2q2p1/2pp3n/p1P1pb2/1P1P2N1/2N1P1PP/B1RQR1K1 w - - 1 18",
+     [lift("a1", 1.06), place("b2", 1.25), lift("b2", 1.32), place("c3", 1.45), lift("c3", 1.61),
+      place("d4", 1.75), lift("d4", 2.0), place("e5", 2.15), lift("e5", 2.39), place("f6", 2.56),
+      lift("f6", 2.81), press("white", 2.85), place("g7", 2.98), lift("g6", 4.72), place("g5", 5.19)],
+     ["Bg7", "g5"]),
+    # a bishop slid g8-f7-e6-d5, Black's clock pressed while it was up from e6, then White's bishop taken up
+    # before Black's landed
+    ("rkrnqnbb/ppppp1pp/5p2/8/7P/2P5/PP1PPPP1/RKRNQNBB b KQkq - 0 2",
+     [lift("g8", 1.0), place("f7", 1.11), lift("f7", 1.21), place("e6", 1.33), lift("e6", 1.52),
+      press("black", 1.54), lift("g1", 1.56), place("d5", 2.15), press("white", 2.22), place("h2", 2.29)],
+     ["Bd5", "Bh2"]),
+]
+
+
+@pytest.mark.parametrize(("fen", "events", "expected"), PRESSED_MID_SLIDE)
+def test_the_mover_s_clock_pressed_mid_slide_makes_the_landing_final(
+    fen: str, events: list, expected: list[str]
+) -> None:
+    """Found failing (an outside generator of bullet games, 235 of 394 misses): a clock pressed while the
+    sliding piece was up made the square it had paused on final, and its landing an illegal board. The press
+    now waits for the piece to land."""
     assert moves_made(fen, events) == expected

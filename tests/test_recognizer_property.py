@@ -44,12 +44,28 @@ def test_replies_taken_up_before_the_move_lands_replay_exactly(number: int, seed
                                                               clock: float, snapshots: bool) -> None:
     """Bullet hands: the other side takes up the piece of its reply before the mover's piece lands, at half
     the moves where the spec decides the reading (`human_game`'s `overlap_rate`: never a piece the moving
-    one could take, nor during a slide). The lift is read after the landing, also on a board that sends a
-    snapshot at every change."""
+    one could take, nor during a slide; during a castling with king and rook in hand together too). The
+    lift is read after the landing, also on a board that sends a snapshot at every change."""
     rng = random.Random(seed)
     start = chess.Board.from_chess960_pos(number)
     moves = random_game(start, rng, max_plies=80)
     events = human_game(start, moves, rng, noise_rate=noise, clock_rate=clock, overlap_rate=0.5)
+    assert recognised(start, as_snapshots(start, events) if snapshots else events) == moves
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(number=st.integers(0, 959), seed=st.integers(0, 2**32 - 1), overlap=st.sampled_from([0.0, 0.5]),
+       snapshots=st.booleans())
+def test_clocks_pressed_before_the_piece_lands_replay_exactly(number: int, seed: int, overlap: float,
+                                                             snapshots: bool) -> None:
+    """Bullet hands: the mover's clock pressed with its piece still in hand, a slide's too, at half the moves
+    where the reading is not in doubt (`human_game`'s `press_in_hand_rate`: never by a piece that could take
+    something), with or without the other side's reply taken up early. The press makes the landing final,
+    not a square the slide paused on."""
+    rng = random.Random(seed)
+    start = chess.Board.from_chess960_pos(number)
+    moves = random_game(start, rng, max_plies=80)
+    events = human_game(start, moves, rng, noise_rate=0.1, overlap_rate=overlap, press_in_hand_rate=0.5)
     assert recognised(start, as_snapshots(start, events) if snapshots else events) == moves
 
 

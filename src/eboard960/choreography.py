@@ -240,7 +240,7 @@ PROMOTION_BUTTON = {piece: button for button, piece in PROMOTION_BUTTONS.items()
 
 def human_game(board: chess.Board, moves: Iterable[chess.Move], rng: random.Random, noise_rate: float = 0.1,
                clock_rate: float = 0.5, takeback_rate: float = 0.0,
-               overlap_rate: float = 0.0) -> list[SquareEvent]:
+               overlap_rate: float = 0.0, press_in_hand_rate: float = 0.0) -> list[SquareEvent]:
     """A whole game as a person plays it on a presence board, with times.
 
     Each move is made by `human_events`; while a piece is in hand another may be touched
@@ -250,6 +250,9 @@ def human_game(board: chess.Board, moves: Iterable[chess.Move], rng: random.Rand
     a promotion, nor one that ends the game) may be taken back, after its clock press if it had
     one, and made again. With `overlap_rate`, the other side may take up the piece of its reply
     before the move lands (bullet hands), where the spec decides the reading (`_may_take_up_early`).
+    With `press_in_hand_rate`, the mover's clock may be pressed before its piece lands, a slide's too
+    (`_may_press_in_hand`), unless a piece was touched since the last move: a victim's square that showed
+    empty for a moment makes the press with the piece in hand look like a capture made.
     """
     board = board.copy(stack=False)
     t = 0.0
@@ -263,6 +266,7 @@ def human_game(board: chess.Board, moves: Iterable[chess.Move], rng: random.Rand
         events.append(dataclasses.replace(event, t=round(t, 3)))
 
     open_promotion = False  # a button pressed while a promotion is open would choose its piece
+    knocked = False  # a piece touched or bounced since the last move (see `press_in_hand_rate`)
     for index, move in enumerate(sequence):
         if move is None:  # the last move is taken back
             last = board.pop()
@@ -295,12 +299,19 @@ def human_game(board: chess.Board, moves: Iterable[chess.Move], rng: random.Rand
                 _may_take_up_early(board, move, reply, steps) and rng.random() < overlap_rate):
             early = reply.from_square
             steps.insert(len(steps) - 1, PieceLifted(square=early))
+        press_at = None  # the index of the step the mover's clock is pressed before, its piece in hand
+        if press_in_hand_rate and not touched and not knocked and _may_press_in_hand(board, move, steps) and (
+                rng.random() < press_in_hand_rate):
+            press_at = len(steps) - (2 if early is not None and rng.random() < 0.5 else 1)
+        clock = ButtonPressed(button="white" if board.turn == chess.WHITE else "black")
         path = set() if board.is_castling(move) else {move.from_square}
         pairs = set()
         if board.is_castling(move):
             k0, k1, r0, r1 = castling_squares(move)
             pairs = {(k0, k1), (r0, r1)}
-        for before, step in zip([None, *steps[:-1]], steps, strict=True):
+        for position, (before, step) in enumerate(zip([None, *steps[:-1]], steps, strict=True)):
+            if position == press_at:
+                add(clock)
             # the moving piece's departure reported just after its arrival further on
             placed_first = isinstance(before, PiecePlaced) and (
                 step.square in path - {before.square} or (step.square, before.square) in pairs)
@@ -310,13 +321,13 @@ def human_game(board: chess.Board, moves: Iterable[chess.Move], rng: random.Rand
         if how == "after":
             assert move.promotion  # "after" is drawn only for a promotion
             add(ButtonPressed(button=PROMOTION_BUTTON[move.promotion]))
-        mover = board.turn
         board.push(move)
         open_promotion = bool(move.promotion)
-        if touched or rng.random() < clock_rate:  # see `touch_in_hand`
-            add(ButtonPressed(button="white" if mover == chess.WHITE else "black"))
+        if press_at is None and (touched or rng.random() < clock_rate):  # see `touch_in_hand`
+            add(clock)
             open_promotion = False
-        if early is None and rng.random() < noise_rate:
+        knocked = early is None and rng.random() < noise_rate
+        if knocked:
             lift, place = noise(board, rng)
             add(lift)
             add(place, BOUNCE_SECONDS if rng.random() < 0.5 else HAND_SECONDS)
@@ -325,20 +336,41 @@ def human_game(board: chess.Board, moves: Iterable[chess.Move], rng: random.Rand
 
 def _may_take_up_early(board: chess.Board, move: chess.Move, reply: chess.Move, steps: list[Step]) -> bool:
     """Can the piece of `reply` be taken up before `move` lands (its last step, its only place), the spec
-    deciding the reading? Not a castling's or promotion's (the half made, the button to come), nor a
-    piece the moving one could take (then the landing decides, a slide on its way too), nor an en passant;
-    nor the king of a castling reply."""
+    deciding the reading? Not a promotion's (the button to come), nor an en passant; nor a castling's
+    unless its king and rook are in hand together (a half made alone may be a move of its own); nor the
+    king of a castling reply; nor a piece the moving one could take (then the landing decides, and a piece
+    of the mover's picked up again from a square on the way there may go on to take it, or begin the
+    mover's next move)."""
     frm = reply.from_square
     piece, target = board.piece_at(frm), board.piece_at(reply.to_square)
     castles = piece is not None and piece.piece_type == chess.KING and (
         target == chess.Piece(chess.ROOK, piece.color))
+    if castles:
+        return False  # its king may stay where it is
+    if board.is_castling(move):
+        king, _, rook, _ = castling_squares(move)
+        first_place = next(i for i, step in enumerate(steps) if isinstance(step, PiecePlaced))
+        lifted_first = {step.square for step in steps[:first_place]}
+        return {king, rook} <= lifted_first and isinstance(steps[-1], PiecePlaced)
     landings = [step for step in steps if isinstance(step, PiecePlaced)]
     return (
-        not castles  # its king may stay where it is
-        and not board.is_castling(move) and not move.promotion and not board.is_en_passant(move)
+        not move.promotion and not board.is_en_passant(move)
         and landings == steps[-1:] and landings[0].square == move.to_square  # no slide: a move shown before
         and frm not in (move.from_square, move.to_square)
         and not any(board.generate_legal_moves(chess.BB_SQUARES[move.from_square], chess.BB_SQUARES[frm]))
+    )
+
+
+def _may_press_in_hand(board: chess.Board, move: chess.Move, steps: list[Step]) -> bool:
+    """Can the mover's clock be pressed before the piece of `move` lands (its last step), the reading not
+    in doubt? A quiet move's only, by a piece that could take nothing: with a victim's square unchanged, a
+    capture made quicker than the board's scan shows the same board at the press. Nor a castling's half
+    (a move of its own), nor a promotion (its piece is chosen up to the other side's first event)."""
+    last = steps[-1]
+    return (
+        isinstance(last, PiecePlaced) and last.square == move.to_square
+        and not board.is_castling(move) and not move.promotion
+        and not any(board.generate_legal_captures(chess.BB_SQUARES[move.from_square]))
     )
 
 

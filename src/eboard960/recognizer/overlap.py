@@ -4,26 +4,29 @@ In bullet the other side takes up the piece of its reply before the mover's
 piece has landed. A presence board then shows a move with a piece of the other
 side missing, which no legal move explains. `Overlap` holds such a lift back
 until the mover's piece lands and reads the two in that order: the landing as
-the move, the held lift as the reply begun. It is the layer in front of
-`Recognizer._step` (machine.py), which reads events one at a time.
+the move, the held lift as the reply begun. The mover's clock pressed while a
+sliding piece is up waits for its landing the same way. It is the layer in
+front of `Recognizer._step` (machine.py), which reads events one at a time.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 import chess
 
 from eboard960.events import BoardSnapshot, ButtonPressed, PieceLifted, PiecePlaced, SquareEvent
-from eboard960.recognizer.evidence import Segment
+from eboard960.recognizer.evidence import SCAN_SECONDS, Segment
 from eboard960.recognizer.explain import after_move, with_promotions
 from eboard960.recognizer.hindsight import Hindsight
 from eboard960.recognizer.table import Mode
 
 
 class Overlap(Hindsight):
-    """The early-lift layer of `Recognizer`, a part of it kept apart: it holds events back and steps them
-    through the recognizer (`_step`, `_apply`) in the order the moves were made."""
+    """The layer of `Recognizer` that holds events back (the other side's early lift, the buttons and a place
+    that wait with it, a clock pressed mid-slide) and steps them through the recognizer (`_step`, `_apply`)
+    in the order the moves were made; a part of it kept apart, like `Hindsight`."""
 
     _resync: bool
     # the mover's clock, pressed just after a piece landed that may be the other side's reply placed first
@@ -32,12 +35,52 @@ class Overlap(Hindsight):
     # whether what the events before it left pending was decided at it then
     _early_lift: tuple[PieceLifted, bool] | None
     _held_presses: list[ButtonPressed]  # buttons after it, while it may be a victim's lift
+    _slide_press: ButtonPressed | None  # the mover's clock pressed mid-slide, stepped once the piece lands
+    _paused: PiecePlaced | None  # a place on the way to take the held piece: a landing, or a slide going on
     # the recognizer's methods it calls, as it calls them
     _step: Callable[..., None]  # (event, *, may_hold=False)
     _apply: Callable[[PieceLifted | PiecePlaced | ButtonPressed], None]
     _hand_may_take: Callable[[chess.Board, chess.Square], bool]
+    _castling_in_hand: Callable[[], bool]
 
     def _take(self, event: SquareEvent) -> None:
+        """Step `event`; but the mover's clock pressed during a slide, its piece back in hand, waits for that
+        piece to land (`_waits_with_slide`): the press makes final the square it lands on, not the one it
+        paused on. Any other event steps the press first."""
+        press = self._slide_press
+        if press is not None and not self._waits_with_slide(event):
+            self._slide_press = None
+            self._take_held(press)
+        if type(event) is ButtonPressed and event.button == chess.COLOR_NAMES[self._board.turn] and (
+                self._sliding()):
+            self._slide_press = event
+            return
+        self._take_held(event)
+        if self._early_lift is None:
+            self._release_slide_press()
+
+    def _waits_with_slide(self, event: SquareEvent) -> bool:
+        """Does the mover's clock, pressed mid-slide, wait on past `event`: a place further on the slide's
+        line (its landing, or one more square passed over), the other side's reply taken up before it
+        (`_taken_up_early`), or a snapshot read as the changes it shows? Not a place short of where the
+        piece paused: the piece there was lifted as a victim, and the press came late (an en passant)."""
+        if type(event) is PiecePlaced:
+            move = self._open
+            assert move is not None  # a press waits only during a slide
+            on_the_way = chess.between(move.from_square, self._map(event.square))
+            return bool(on_the_way & chess.BB_SQUARES[move.to_square])
+        if type(event) is PieceLifted:
+            return self._early_lift is None and self._taken_up_early(event)
+        return type(event) is BoardSnapshot and not self._resync and self.mode is not Mode.GAME_OVER
+
+    def _release_slide_press(self) -> None:
+        """Step the mover's clock pressed mid-slide once its piece is no longer in hand."""
+        press = self._slide_press
+        if press is not None and not self._sliding():
+            self._slide_press = None
+            self._step(press)
+
+    def _take_held(self, event: SquareEvent) -> None:
         """Step `event`; but the other side's lift made while the mover's piece was in hand (bullet: the reply
         taken up early) waits (`_step`) until that piece has landed, and the two are read in that order. An
         event that is not the mover's (`_by_mover`) steps the held lift first. A lift the piece in hand could
@@ -48,21 +91,23 @@ class Overlap(Hindsight):
             if type(event) is BoardSnapshot and self._reads_on(event, held[0].square):
                 self._step(event)  # its changes are taken one by one (`_report_changes`)
                 return
+            paused, self._paused = self._paused, None
+            if paused is not None:
+                if self._slide_goes_on(event, paused, early):
+                    self._release_early()  # on its way to take the held piece: it was the victim
+                    self._step(paused)
+                else:
+                    self._land(paused, held)  # it stayed where it paused: the move
+                self._take_held(event)
+                return
             if type(event) is ButtonPressed and self._hand_may_take(self._board, early):
                 self._held_presses.append(event)  # pressed with a victim lifted, or not: the landing tells
                 return
+            if self._on_the_way(event, early):
+                self._paused = cast(PiecePlaced, event)  # the next event tells a landing from a slide
+                return
             if self._by_mover(event, early):
-                self._early_lift = None
-                for press in self._held_presses:
-                    self._step(press)
-                self._held_presses.clear()
-                self._step(event)
-                in_hand = self._board.occupied_co[self._board.turn] & ~self._occupied
-                if self.mode is Mode.CASTLING or (self.mode is Mode.PLAYING and in_hand):
-                    self._early_lift = held  # the mover's move is not complete yet (a king step that may be
-                    # the first half of a castling is: the spec makes it final once the other side begins)
-                else:
-                    self._step(PieceLifted(square=held[0].square, t=self._t))
+                self._land(event, held)
                 return
             self._release_early()
         pending = self._unseen_capture or self._held_capture
@@ -71,6 +116,22 @@ class Overlap(Hindsight):
             self._early_lift = (event, False)  # the press held for the mover's next event: it decides both
             return
         self._step(event, may_hold=True)
+
+    def _land(self, event: SquareEvent, held: tuple[PieceLifted, bool]) -> None:
+        """Step the mover's `event` and the buttons held before it, then the `held` lift of the other side's,
+        unless the mover's move is not complete yet (a king step that may be the first half of a castling is:
+        the spec makes it final once the other side begins)."""
+        self._early_lift = None
+        for press in self._held_presses:
+            self._step(press)
+        self._held_presses.clear()
+        self._step(event)
+        self._release_slide_press()
+        in_hand = self._board.occupied_co[self._board.turn] & ~self._occupied
+        if self.mode is Mode.CASTLING or (self.mode is Mode.PLAYING and in_hand):
+            self._early_lift = held
+        else:
+            self._step(PieceLifted(square=held[0].square, t=self._t))
 
     def _reads_on(self, snapshot: BoardSnapshot, reported: chess.Square) -> bool:
         """Is `snapshot` read as the changes it shows (`_report_changes`), with the square of the held lift
@@ -81,7 +142,14 @@ class Overlap(Hindsight):
 
     def _release_early(self) -> None:
         """Step a lift held back by `_step` as it came (what it decided stays decided), then the buttons held
-        after it: the next event is not the mover's, or the input ended."""
+        after it: the next event is not the mover's, or the input ended (a piece paused on its way to the
+        held one stayed: the move)."""
+        paused, self._paused = self._paused, None
+        if paused is not None and self._early_lift is not None:
+            self._land(paused, self._early_lift)
+        press, self._slide_press = self._slide_press, None
+        if press is not None:
+            self._step(press)
         held, self._early_lift = self._early_lift, None
         if held is not None:
             early, decided = held
@@ -95,15 +163,16 @@ class Overlap(Hindsight):
 
     def _taken_up_early(self, event: SquareEvent) -> bool:
         """Is `event` the lift of a piece of the other side with the mover's piece in hand, no move of the
-        mover's on the board yet: the other side's move begun early, or a victim (where the mover's piece
-        lands says which)? Not where a capture may be on the board already: a square of the other side's
-        that bounced while the piece was in hand, or one filled just before its lift (placed first)."""
+        mover's on the board yet (but half a castling with king and rook in hand together): the other side's
+        move begun early, or a victim (where the mover's piece lands says which)? Not where a capture may be
+        on the board already: a square of the other side's that bounced while the piece was in hand, or one
+        filled just before its lift (placed first)."""
         if type(event) is not PieceLifted or self._held_press or self._held or not (
                 (self.mode is Mode.PLAYING and self._open is None) or self._picked_up_again(event)):
             return False
         board, occupied, square = self._board, self._occupied, self._map(event.square)
         in_hand = board.occupied_co[board.turn] & ~occupied
-        if not in_hand or occupied & ~board.occupied or not (
+        if not in_hand or self._landed_unheld() or not (
                 board.occupied_co[not board.turn] & occupied & chess.BB_SQUARES[square]):
             return False
         if any(board.color_at(bounced) is not board.turn and empty & in_hand
@@ -114,15 +183,59 @@ class Overlap(Hindsight):
         latent = self._latent_capture(occupied, with_reply=False)
         return latent is None or not self._landed_just_before_lift(latent)
 
-    def _picked_up_again(self, event: PieceLifted) -> bool:
+    def _sliding(self) -> bool:
         """Is the open move (no capture, no castling) back in hand, its piece picked up again from where it
-        landed (a slide going on), and `event` a lift of a piece that cannot take there: no capture of the
-        moved piece with its victim taken first, but the other side's reply taken up before the slide ends?"""
+        landed: a slide going on?"""
         move = self._open
-        if self.mode is not Mode.MOVED or move is None or self._board.is_capture(move) or (
-                self._board.is_castling(move) or self._occupied & chess.BB_SQUARES[move.to_square]):
+        return self.mode is Mode.MOVED and move is not None and not self._board.is_capture(move) and not (
+            self._board.is_castling(move) or self._occupied & chess.BB_SQUARES[move.to_square])
+
+    def _landed_unheld(self) -> bool:
+        """Has a piece of the mover's landed where none stood, other than half a castling whose king and rook
+        were in hand together (the rest of it still to land)?"""
+        landed = self._occupied & ~self._board.occupied
+        if not landed or not self._castling_in_hand():
+            return bool(landed)
+        return not any(not landed & ~(chess.BB_SQUARES[shape.king_to] | chess.BB_SQUARES[shape.rook_to])
+                       for shape in self._shapes)
+
+    def _picked_up_again(self, event: PieceLifted) -> bool:
+        """Is a slide going on (`_sliding`), and `event` a lift of a piece that cannot take where it paused:
+        no capture of the moved piece with its victim taken first, but the other side's reply taken up before
+        the slide ends?"""
+        move = self._open
+        return self._sliding() and move is not None and not with_promotions(
+            self._after(), self._map(event.square), move.to_square)
+
+    def _on_the_way(self, event: SquareEvent, early: chess.Square) -> bool:
+        """Is `event` a place where a piece in hand can go, on its way to take the held piece from `early`: a
+        move, or a pause in a slide toward that capture? The next event tells (`_take_held`)."""
+        if type(event) is not PiecePlaced:
             return False
-        return not with_promotions(self._after(), self._map(event.square), move.to_square)
+        board, square = self._board, self._map(event.square)
+        moves = list(board.generate_legal_moves(from_mask=board.occupied_co[board.turn] & ~self._occupied))
+        return any(move.to_square == square for move in moves) and any(
+            move.to_square == early and chess.between(move.from_square, early) & chess.BB_SQUARES[square]
+            for move in moves)
+
+    def _slide_goes_on(self, event: SquareEvent, paused: PiecePlaced, early: chess.Square) -> bool:
+        """After a place on the way to take the held piece from `early` (`_on_the_way`), does `event` go on
+        toward it: its piece lifted from there, or set down further on or on `early` itself within the
+        board's scan (a board reporting each square before the last let go; later, such a place is the held
+        piece's own)? Where the held piece can take on the square paused on, a lift from there later than the
+        scan is that capture's victim taken first."""
+        quick = event.t - paused.t <= SCAN_SECONDS
+        if type(event) is PieceLifted:
+            return event.square == paused.square and (quick or not self._takes_paused(paused, early))
+        return type(event) is PiecePlaced and quick and (
+            self._map(event.square) == early or self._on_the_way(event, early))
+
+    def _takes_paused(self, paused: PiecePlaced, early: chess.Square) -> bool:
+        """Can the held piece from `early` take the mover's piece where it paused, were that the move?"""
+        board, square = self._board, self._map(paused.square)
+        in_hand = board.occupied_co[board.turn] & ~self._occupied
+        return any(with_promotions(after_move(board, move), early, square)
+                   for move in board.generate_legal_moves(in_hand, chess.BB_SQUARES[square]))
 
     def _by_mover(self, event: SquareEvent, early: chess.Square) -> bool:
         """Is `event` the mover's, with the other side's piece from `early` held back: a button, a lift of one
