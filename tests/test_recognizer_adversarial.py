@@ -1992,6 +1992,12 @@ TAKEN_UP_EARLY = [
      [lift("f1", 1.05), lift("h1", 1.19), place("g1", 1.51), lift("h7", 2.0), place("f1", 2.15),
       press("white", 2.48), press("black", 2.61), lift("b2", 2.89), place("h6", 3.39), place("b3", 3.71)],
      ["O-O", "h6", "b3"]),
+    # Black's clock pressed with the knight in hand, which Nxf4 in one scan would explain; White's rook taken
+    # up, and h4 a landing of either the knight or the rook after that capture: the rook's landing next says
+    # the knight's
+    ("r1nqk1br/pp2p1pp/5pn1/b1pp3P/P3PPB1/1P6/2PPN1P1/RQ2KNBR b kq - 6 10",
+     [lift("g6", 1.0), press("black", 1.9), lift("h1", 3.8), place("h4", 4.4), place("h3", 6.2)],
+     ["Nh4", "Rh3"]),
 ]
 
 

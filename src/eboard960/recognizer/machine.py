@@ -209,6 +209,7 @@ class Recognizer(Overlap):
         self._held_presses: list[ButtonPressed] = []  # buttons after it, while it may be a victim's lift
         self._slide_press: ButtonPressed | None = None  # the mover's clock pressed mid-slide (`_take`)
         self._paused: PiecePlaced | None = None  # a place on the way to take the held lift's piece
+        self._shared: PiecePlaced | None = None  # a place either the mover's piece or the held one made
         # the last promotion button: its piece, the event count then, and whether it is spare: pressed
         # while a promotion stood open whose piece a button had already chosen for it, it is for the next one
         self._promotion: PromotionPress | None = None
@@ -779,8 +780,9 @@ class Recognizer(Overlap):
         changed = [square for square in chess.scan_forward(sensed & occupied)
                    if pieces.get(square) not in (None, self._piece_expected(square))
                    and self._may_come(square, pieces[square], occupied)]
-        if self._paused is not None:
-            sensed |= chess.BB_SQUARES[self._map(self._paused.square)]  # placed, its reading held
+        for held in (self._paused, self._shared):
+            if held is not None:
+                sensed |= chess.BB_SQUARES[self._map(held.square)]  # placed, its reading held
         lifts: list[PieceLifted | PiecePlaced] = [PieceLifted(square=self._map(square), t=t)
                  for square in [*chess.scan_forward(sensed & ~occupied), *changed]]
         places = [PiecePlaced(square=self._map(square), piece=pieces.get(square), t=t)

@@ -37,6 +37,7 @@ class Overlap(Hindsight):
     _held_presses: list[ButtonPressed]  # buttons after it, while it may be a victim's lift
     _slide_press: ButtonPressed | None  # the mover's clock pressed mid-slide, stepped once the piece lands
     _paused: PiecePlaced | None  # a place on the way to take the held piece: a landing, or a slide going on
+    _shared: PiecePlaced | None  # a place the mover's piece and the held one can both make (`_both_land`)
     # the recognizer's methods it calls, as it calls them
     _step: Callable[..., None]  # (event, *, may_hold=False)
     _apply: Callable[[PieceLifted | PiecePlaced | ButtonPressed], None]
@@ -91,6 +92,15 @@ class Overlap(Hindsight):
             if type(event) is BoardSnapshot and self._reads_on(event, held[0].square):
                 self._step(event)  # its changes are taken one by one (`_report_changes`)
                 return
+            shared, self._shared = self._shared, None
+            if shared is not None:
+                if type(event) is PiecePlaced:
+                    self._land(shared, held)  # a piece still in hand lands: the press came early
+                else:
+                    self._release_early()  # the capture made, then the held piece's move
+                    self._step(shared)
+                self._take_held(event)
+                return
             paused, self._paused = self._paused, None
             if paused is not None:
                 if self._slide_goes_on(event, paused, early):
@@ -105,6 +115,9 @@ class Overlap(Hindsight):
                 return
             if self._on_the_way(event, early):
                 self._paused = cast(PiecePlaced, event)  # the next event tells a landing from a slide
+                return
+            if self._both_land(event, early):
+                self._shared = cast(PiecePlaced, event)  # the next event tells whose landing it is
                 return
             if self._by_mover(event, early):
                 self._land(event, held)
@@ -143,10 +156,11 @@ class Overlap(Hindsight):
     def _release_early(self) -> None:
         """Step a lift held back by `_step` as it came (what it decided stays decided), then the buttons held
         after it: the next event is not the mover's, or the input ended (a piece paused on its way to the
-        held one stayed: the move)."""
+        held one stayed: the move; a place either could make is the held piece's, after the capture)."""
         paused, self._paused = self._paused, None
         if paused is not None and self._early_lift is not None:
             self._land(paused, self._early_lift)
+        shared, self._shared = self._shared, None
         press, self._slide_press = self._slide_press, None
         if press is not None:
             self._step(press)
@@ -160,6 +174,8 @@ class Overlap(Hindsight):
         for press in self._held_presses:
             self._step(press)
         self._held_presses.clear()
+        if shared is not None:
+            self._step(shared)  # at rest: the capture made, then the held piece's move
 
     def _taken_up_early(self, event: SquareEvent) -> bool:
         """Is `event` the lift of a piece of the other side with the mover's piece in hand, no move of the
@@ -236,6 +252,18 @@ class Overlap(Hindsight):
         in_hand = board.occupied_co[board.turn] & ~self._occupied
         return any(with_promotions(after_move(board, move), early, square)
                    for move in board.generate_legal_moves(in_hand, chess.BB_SQUARES[square]))
+
+    def _both_land(self, event: SquareEvent, early: chess.Square) -> bool:
+        """Can both a piece in hand and the held piece from `early` make the place `event`, with a press held
+        for the mover's next event: the press early and the mover's landing, or the capture the board showed
+        at it made and the held piece's move? The next event tells: a place says a piece is still in hand."""
+        pending = self._unseen_capture or self._held_capture
+        if type(event) is not PiecePlaced or pending is None:
+            return False
+        board, square = self._board, self._map(event.square)
+        in_hand = board.occupied_co[board.turn] & ~self._occupied
+        return bool(with_promotions(after_move(board, pending), early, square)) and any(
+            board.generate_legal_moves(in_hand, chess.BB_SQUARES[square]))
 
     def _by_mover(self, event: SquareEvent, early: chess.Square) -> bool:
         """Is `event` the mover's, with the other side's piece from `early` held back: a button, a lift of one
