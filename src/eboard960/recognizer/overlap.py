@@ -85,7 +85,9 @@ class Overlap(Hindsight):
         """Step `event`; but the other side's lift made while the mover's piece was in hand (bullet: the reply
         taken up early) waits (`_step`) until that piece has landed, and the two are read in that order. An
         event that is not the mover's (`_by_mover`) steps the held lift first. A lift the piece in hand could
-        take may be its victim's: buttons after it wait too, as what the board shows decides a press."""
+        take may be its victim's: buttons after it wait too, as what the board shows decides a press, and a
+        place on the way to it waits for the next event (`_slide_goes_on`); so does a place either hand
+        could have made (`_both_land`)."""
         held = self._early_lift
         if held is not None:
             early = self._map(held[0].square)
