@@ -269,8 +269,9 @@ class Overlap(Hindsight):
 
     def _by_mover(self, event: SquareEvent, early: chess.Square) -> bool:
         """Is `event` the mover's, with the other side's piece from `early` held back: a button, a lift of one
-        of its pieces, or a place where one in hand can go, unless on its way to take the held piece? Another
-        lift of the other side's is not: the order in which victims were lifted tells which one was taken."""
+        of its pieces, or a place where one in hand can go (a place on the way to take the held piece has
+        waited already: `_on_the_way`)? Another lift of the other side's is not: the order in which victims
+        were lifted tells which one was taken."""
         if type(event) is ButtonPressed:
             return True  # the mover's clock pressed with its piece in hand, or the other side's pressed late
         if type(event) is not PieceLifted and type(event) is not PiecePlaced:
@@ -284,9 +285,7 @@ class Overlap(Hindsight):
         if pending is not None and with_promotions(after_move(board, pending), early, square):
             return False  # the capture made, the held piece's move: the press was not early
         moves = list(board.generate_legal_moves(from_mask=board.occupied_co[board.turn] & ~self._occupied))
-        for move in moves:
-            if move.to_square == early and chess.between(move.from_square, early) & chess.BB_SQUARES[square]:
-                return False  # a piece that can take on `early` sliding there
-            if board.is_en_passant(move) and (move.to_square, move.to_square ^ 8) == (square, early):
-                return False  # the pawn that takes it en passant landing
+        if any(board.is_en_passant(move) and (move.to_square, move.to_square ^ 8) == (square, early)
+               for move in moves):
+            return False  # the pawn that takes it en passant landing
         return square != early and any(move.to_square == square for move in moves)
