@@ -60,8 +60,8 @@ def test_clocks_pressed_before_the_piece_lands_replay_exactly(number: int, seed:
                                                              snapshots: bool) -> None:
     """Bullet hands: the mover's clock pressed with its piece still in hand, a slide's too, at half the moves
     where the reading is not in doubt (`human_game`'s `press_in_hand_rate`: never by a piece that could take
-    something), with or without the other side's reply taken up early. The press makes the landing final,
-    not a square the slide paused on."""
+    something, nor right after a touch), with or without the other side's reply taken up early. The press
+    makes the landing final, not a square the slide paused on."""
     rng = random.Random(seed)
     start = chess.Board.from_chess960_pos(number)
     moves = random_game(start, rng, max_plies=80)
