@@ -18,6 +18,7 @@ from eboard960.castling import castling_squares
 from eboard960.recognizer.evidence import Segment
 
 PROMOTIONS = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
+SQUARES_PER_MOVE = 4  # a castling empties and fills two squares each; any other move changes fewer
 START_OCCUPANCY = chess.BB_RANK_1 | chess.BB_RANK_2 | chess.BB_RANK_7 | chess.BB_RANK_8
 
 
@@ -225,7 +226,7 @@ def is_partial(board: chess.Board, occupied: chess.Bitboard, *, in_hand: int = 0
 
 def successors(
     board: chess.Board, occupied: chess.Bitboard, pieces: dict[chess.Square, chess.Piece], depth: int,
-    *, narrow: bool = False, narrow_last: bool = False,
+    *, narrow: bool = False,
     rank: Callable[[list[chess.Move]], tuple[int, ...]] | None = None,
     keep: Callable[[list[chess.Move]], bool] | None = None,
 ) -> list[chess.Move] | None:
@@ -233,11 +234,14 @@ def successors(
     that long, the first with the highest `rank` (by default, the first found); with `keep`, only a line it
     keeps.
 
-    `narrow` moves only pieces standing where the snapshot shows an empty square, which keeps a deeper
-    search cheap; it misses a line that empties a square and fills it again. `narrow_last` narrows only
-    the last move, which such a line cannot end with (but for a castling, whose king's square its rook
-    may fill): cheap enough for a resync, which happens once per reconnect.
+    The last move of a line only ever starts where the snapshot shows an empty square (a castling king may
+    find its square filled by its rook), so only those pieces are tried for it: the same lines, found at
+    a fraction of the cost. `narrow` moves only such pieces at every ply, which keeps a deeper search
+    cheap; it misses a line that empties a square and fills it again.
     """
+    def shows_snapshot() -> bool:
+        return board.occupied == occupied and all(board.piece_at(s) == piece for s, piece in pieces.items())
+
     frontier: list[list[chess.Move]] = [[]]
     for ply in range(depth):
         last = ply == depth - 1
@@ -245,21 +249,21 @@ def successors(
         for line in frontier:
             for move in line:
                 board.push(move)
-            mask = board.occupied & ~occupied if narrow or (narrow_last and last) else chess.BB_ALL
-            if narrow_last and last:
-                mask |= board.kings & board.occupied_co[board.turn]  # a castling: its rook may refill it
-            for move in list(board.generate_legal_moves(from_mask=mask)):
-                board.push(move)
-                if board.occupied == occupied and all(board.piece_at(s) == p for s, p in pieces.items()) and (
-                    keep is None or keep([*line, move])
-                ):
-                    if rank is None:
-                        for _ in range(len(line) + 1):
-                            board.pop()
-                        return [*line, move]
-                    found.append([*line, move])
-                board.pop()
-                next_frontier.append([*line, move])
+            if (board.occupied ^ occupied).bit_count() <= SQUARES_PER_MOVE * (depth - ply):  # else too far
+                mask = board.occupied & ~occupied if narrow or last else chess.BB_ALL
+                if last and not narrow and board.has_castling_rights(board.turn):
+                    mask |= board.kings & board.occupied_co[board.turn]  # a castling: its rook may refill it
+                for move in list(board.generate_legal_moves(from_mask=mask)):
+                    board.push(move)
+                    if shows_snapshot() and (keep is None or keep([*line, move])):
+                        if rank is None:
+                            for _ in range(len(line) + 1):
+                                board.pop()
+                            return [*line, move]
+                        found.append([*line, move])
+                    board.pop()
+                    if not last:
+                        next_frontier.append([*line, move])
             for _ in line:
                 board.pop()
         if found:

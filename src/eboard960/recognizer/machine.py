@@ -127,7 +127,7 @@ def _offline_line(board: chess.Board, occupied: chess.Bitboard,
     if line is None and occupied.bit_count() == board.occupied.bit_count():
         # no capture, so the line may empty a square and fill it again; with one, such a line would
         # explain a piece in hand by the other side's capture in between
-        line = successors(board, occupied, pieces, depth=3, narrow_last=True, keep=_no_round_trip)
+        line = successors(board, occupied, pieces, depth=3, keep=_no_round_trip)
     return line
 
 
