@@ -2037,3 +2037,13 @@ def test_the_mover_s_clock_pressed_mid_slide_makes_the_landing_final(
     sliding piece was up made the square it had paused on final, and its landing an illegal board. The press
     now waits for the piece to land."""
     assert moves_made(fen, events) == expected
+
+
+def test_a_late_clock_after_a_slide_leaves_the_slide_and_the_reply_begun() -> None:
+    """Found failing (the forty-ninth generator): a rook slid b1-c1-d1, Black took up its knight and White
+    pressed late. The press took Rbd1 back for Rc1, Nd1 and Rcxd1, a line the board shows with the knight
+    still in hand too. A press that comes with the other side's move under way leaves the last move."""
+    fen = "r1b2rk1/1pQ3n1/3p4/4pp2/3P4/p3nN1K/PB1R4/1R5B w - - 0 23"
+    events = [lift("b1", 1.06), place("c1", 1.15), lift("c1", 1.21), place("d1", 1.29, "R"), lift("e3", 2.84),
+              press("white", 2.88), place("f1", 3.74), press("black", 4.05)]
+    assert moves_made(fen, events) == ["Rbd1", "Nf1"]

@@ -491,17 +491,19 @@ class Hindsight:
         before its lift, read as a change of mind or as the capturer landing. It is taken back for a line
         from the position before it that begins with the open move it replaced (fewer moves never seen
         than any line from the board), or with a capture quicker than a bounce, unless a line from the
-        board has more of its squares emptied by the hands since the last press."""
+        board has more of its squares emptied by the hands since the last press. Not for the open move it
+        replaced when the press is late, the side to move's move under way: the last move was a slide."""
         if self._open is not None or self.mode not in (Mode.PLAYING, Mode.ILLEGAL) or (
             self._occupied == self._board.occupied
         ):
             return
         movers = presser == self._board.turn
+        # pressed with the move of the side to move under way (late, or early), the board shows no moves
+        under_way = presser is not None and is_partial(self._board, self._occupied)
         redo = self._redo_last((2, 3) if presser is None else (2,) if movers else (3,))
-        line = redo[1] if redo is not None and redo[1][0] in self._replaced else None
+        late = under_way and not movers  # the other side's move begun: the last move stands
+        line = redo[1] if redo is not None and redo[1][0] in self._replaced and not late else None
         if line is None:
-            # pressed with the move of the side to move under way (late, or early), the board shows no moves
-            under_way = presser is not None and is_partial(self._board, self._occupied)
             plies = (2, 3) if presser is None else (3,) if movers else (2,)
             line = None if under_way else self._line_to_board(self._board, plies)
             if under_way and movers:
