@@ -1998,6 +1998,15 @@ TAKEN_UP_EARLY = [
     ("r1nqk1br/pp2p1pp/5pn1/b1pp3P/P3PPB1/1P6/2PPN1P1/RQ2KNBR b kq - 6 10",
      [lift("g6", 1.0), press("black", 1.9), lift("h1", 3.8), place("h4", 4.4), place("h3", 6.2)],
      ["Nh4", "Rh3"]),
+    # a slide f4-e5-d6-c7: the bishop picked up again from d6 when Black's knight, which could take it there,
+    # was taken up; the bishop's landing further on says the slide went on (the forty-ninth)
+    ("2k4B/R4n2/1p4r1/1p6/2p2Bp1/2P5/3Q4/5K1N w - - 5 43",
+     [lift("f4", 1.07), place("e5", 1.16), lift("e5", 1.29), place("d6", 1.45), lift("d6", 1.55),
+      lift("f7", 1.62), place("c7", 2.02), press("white", 2.21), place("d6", 2.37)], ["Bc7", "Nd6"]),
+    # the same lifts, then the knight lands on d6: the bishop stayed there and was taken, victim first
+    ("2k4B/R4n2/1p4r1/1p6/2p2Bp1/2P5/3Q4/5K1N w - - 5 43",
+     [lift("f4", 1.07), place("e5", 1.16), lift("e5", 1.29), place("d6", 1.45), lift("d6", 2.55),
+      lift("f7", 2.62), place("d6", 3.02), press("black", 3.21)], ["Bd6", "Nxd6"]),
 ]
 
 

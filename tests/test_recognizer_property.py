@@ -44,8 +44,9 @@ def test_replies_taken_up_before_the_move_lands_replay_exactly(number: int, seed
                                                               clock: float, snapshots: bool) -> None:
     """Bullet hands: the other side takes up the piece of its reply before the mover's piece lands, at half
     the moves where the spec decides the reading (`human_game`'s `overlap_rate`: never a piece the moving
-    one could take, nor during a slide; during a castling with king and rook in hand together too). The
-    lift is read after the landing, also on a board that sends a snapshot at every change."""
+    one could take; during a slide too, even by a piece that could take it where it paused, and during a
+    castling with king and rook in hand together). The lift is read after the landing, also on a board
+    that sends a snapshot at every change."""
     rng = random.Random(seed)
     start = chess.Board.from_chess960_pos(number)
     moves = random_game(start, rng, max_plies=80)

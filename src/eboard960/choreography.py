@@ -340,7 +340,8 @@ def _may_take_up_early(board: chess.Board, move: chess.Move, reply: chess.Move, 
     unless its king and rook are in hand together (a half made alone may be a move of its own); nor the
     king of a castling reply; nor a piece the moving one could take (then the landing decides, and a piece
     of the mover's picked up again from a square on the way there may go on to take it, or begin the
-    mover's next move)."""
+    mover's next move). A slide's piece may be up from where it paused: its landing further on says the
+    slide went on, even if the reply's piece could take it where it paused."""
     frm = reply.from_square
     piece, target = board.piece_at(frm), board.piece_at(reply.to_square)
     castles = piece is not None and piece.piece_type == chess.KING and (
@@ -355,10 +356,18 @@ def _may_take_up_early(board: chess.Board, move: chess.Move, reply: chess.Move, 
     landings = [step for step in steps if isinstance(step, PiecePlaced)]
     return (
         not move.promotion and not board.is_en_passant(move)
-        and landings == steps[-1:] and landings[0].square == move.to_square  # no slide: a move shown before
+        and landings[-1] == steps[-1] and landings[-1].square == move.to_square
+        and (len(steps) == 2 or _slides(steps))  # nothing else shown before it
         and frm not in (move.from_square, move.to_square)
         and not any(board.generate_legal_moves(chess.BB_SQUARES[move.from_square], chess.BB_SQUARES[frm]))
     )
+
+
+def _slides(steps: list[Step]) -> bool:
+    """Are `steps` a slide in one order only: lifted, set down on the way, lifted again, landed?"""
+    if len(steps) != 4 or not isinstance(steps[1], PiecePlaced):
+        return False
+    return steps[2] == PieceLifted(square=steps[1].square)
 
 
 def _may_press_in_hand(board: chess.Board, move: chess.Move, steps: list[Step]) -> bool:

@@ -68,8 +68,7 @@ class Overlap(Hindsight):
         if type(event) is PiecePlaced:
             move = self._open
             assert move is not None  # a press waits only during a slide
-            on_the_way = chess.between(move.from_square, self._map(event.square))
-            return bool(on_the_way & chess.BB_SQUARES[move.to_square])
+            return self._further_on(move, self._map(event.square))
         if type(event) is PieceLifted:
             return self._early_lift is None and self._taken_up_early(event)
         return type(event) is BoardSnapshot and not self._resync and self.mode is not Mode.GAME_OVER
@@ -101,6 +100,10 @@ class Overlap(Hindsight):
                 else:
                     self._release_early()  # the capture made, then the held piece's move
                     self._step(shared)
+                self._take_held(event)
+                return
+            if self._victim_or_reply(event, early):
+                self._release_early()  # a capture with the victim taken first, the paused piece its victim
                 self._take_held(event)
                 return
             paused, self._paused = self._paused, None
@@ -218,12 +221,24 @@ class Overlap(Hindsight):
                        for shape in self._shapes)
 
     def _picked_up_again(self, event: PieceLifted) -> bool:
-        """Is a slide going on (`_sliding`), and `event` a lift of a piece that cannot take where it paused:
-        no capture of the moved piece with its victim taken first, but the other side's reply taken up before
-        the slide ends?"""
+        """Is a slide going on (`_sliding`): `event` the other side's reply taken up before the slide ends,
+        or, if its piece can take where the slide paused, that capture's with its victim taken first (the
+        next event tells: `_victim_or_reply`)?"""
+        return self._sliding()
+
+    def _victim_or_reply(self, event: SquareEvent, early: chess.Square) -> bool:
+        """With a slide going on and the piece from `early` held, which can take where the slide paused: does
+        `event` say the paused piece was that capture's victim, taken first? Anything but a place further on
+        the slide's line does: only the sliding piece can land there."""
         move = self._open
-        return self._sliding() and move is not None and not with_promotions(
-            self._after(), self._map(event.square), move.to_square)
+        if not self._sliding() or move is None or not with_promotions(self._after(), early, move.to_square):
+            return False
+        return type(event) is not PiecePlaced or not self._further_on(move, self._map(event.square))
+
+    @staticmethod
+    def _further_on(move: chess.Move, square: chess.Square) -> bool:
+        """Is `square` further along the line of a slide than `move`, where it paused?"""
+        return bool(chess.between(move.from_square, square) & chess.BB_SQUARES[move.to_square])
 
     def _on_the_way(self, event: SquareEvent, early: chess.Square) -> bool:
         """Is `event` a place where a piece in hand can go, on its way to take the held piece from `early`: a
