@@ -184,12 +184,13 @@ class Overlap(Hindsight):
 
     def _taken_up_early(self, event: SquareEvent) -> bool:
         """Is `event` the lift of a piece of the other side with the mover's piece in hand, no move of the
-        mover's on the board yet (but half a castling with king and rook in hand together): the other side's
-        move begun early, or a victim (where the mover's piece lands says which)? Not where a capture may be
-        on the board already: a square of the other side's that bounced while the piece was in hand, or one
-        filled just before its lift (placed first)."""
+        mover's on the board yet (but half a castling with king and rook in hand together, or a slide's piece
+        up again: `_sliding`, and `_victim_or_reply`): the other side's move begun early, or a victim (where
+        the mover's piece lands says which)? Not where a capture may be on the board already: a square of the
+        other side's that bounced while the piece was in hand, or one filled just before its lift (placed
+        first)."""
         if type(event) is not PieceLifted or self._held_press or self._held or not (
-                (self.mode is Mode.PLAYING and self._open is None) or self._picked_up_again(event)):
+                (self.mode is Mode.PLAYING and self._open is None) or self._sliding()):
             return False
         board, occupied, square = self._board, self._occupied, self._map(event.square)
         in_hand = board.occupied_co[board.turn] & ~occupied
@@ -219,12 +220,6 @@ class Overlap(Hindsight):
             return bool(landed)
         return not any(not landed & ~(chess.BB_SQUARES[shape.king_to] | chess.BB_SQUARES[shape.rook_to])
                        for shape in self._shapes)
-
-    def _picked_up_again(self, event: PieceLifted) -> bool:
-        """Is a slide going on (`_sliding`): `event` the other side's reply taken up before the slide ends,
-        or, if its piece can take where the slide paused, that capture's with its victim taken first (the
-        next event tells: `_victim_or_reply`)?"""
-        return self._sliding()
 
     def _victim_or_reply(self, event: SquareEvent, early: chess.Square) -> bool:
         """With a slide going on and the piece from `early` held, which can take where the slide paused: does
