@@ -380,6 +380,29 @@ def test_resync_keeps_the_open_move_when_the_snapshot_allows_it() -> None:
     assert sans(reports) == ["d4", "cxd3"]
 
 
+def test_resync_with_a_piece_knocked_elsewhere_keeps_the_open_move_and_reports_the_piece() -> None:
+    # ...Qxg3+ made own piece first, no clock; the link drops and White's queen is knocked d1-e2 meanwhile.
+    # Qxf4 Qe2 would also explain the snapshot, but it rewrites a move the events showed on squares the
+    # snapshot still shows it on
+    start = chess.Board("4k3/8/8/8/5P1q/6P1/8/3QK3 b - - 0 1", chess960=True)
+    board = start.copy()
+    board.push_san("Qxg3+")
+    board.set_piece_at(chess.E2, board.remove_piece_at(chess.D1))
+    events = [lift("h4"), lift("g3"), place("g3"), LinkChanged(up=False), LinkChanged(up=True),
+              BoardSnapshot(occupied=board.occupied)]
+    _, reports = run(start, events, finish=False)
+    assert [r.kind for r in reports] == ["illegal"]
+    assert reports[0].describe() == "empty e2; fill d1"
+    _, reports = run(start, [*events, lift("e2"), place("d1"), lift("e1"), place("d2")])
+    assert [r.kind for r in reports] == ["illegal", "restored", "move", "move"]
+    assert sans(reports) == ["Qxg3+", "Kd2"]
+    # a change of mind moves the open move's own pieces: still read as the move made instead
+    changed = start.copy()
+    changed.push_san("Qxf4")
+    resync = [LinkChanged(up=False), LinkChanged(up=True), BoardSnapshot(occupied=changed.occupied)]
+    assert sans(run(start, [lift("h4"), place("h5"), *resync])[1]) == ["Qxf4"]
+
+
 def test_touching_a_promoted_piece_keeps_what_it_became() -> None:
     start = chess.Board("8/4P3/8/8/8/8/k7/4K3 w - - 0 1", chess960=True)
     events = [lift("e7"), place("e8", "R"), lift("e8"), place("e8")]

@@ -43,6 +43,7 @@ from eboard960.recognizer.explain import (
     occupancy_after,
     shape_of,
     successors,
+    touched_squares,
     with_promotions,
 )
 from eboard960.recognizer.overlap import Overlap
@@ -729,7 +730,7 @@ class Recognizer(Overlap):
         if self._open is not None:  # keep the move already seen if the snapshot allows it
             after = _offline_line(self._after(), occupied, pieces)
             line = None if after is None else [self._open, *after]
-        if line is None:
+        if line is None and not self._open_stands(occupied):
             line = _offline_line(self._board, occupied, pieces)
         if line is not None:
             if self._open is not None:  # made as the line's first move: no longer open, nor replacing any
@@ -751,6 +752,17 @@ class Recognizer(Overlap):
         self._rebase()
         self._verdict = self._illegal(expected)
         self._fire("misplace")
+
+    def _open_stands(self, occupied: chess.Bitboard) -> bool:
+        """Does a reconnect's snapshot show the open move on all its squares, with the difference elsewhere?
+        A piece knocked while the link was down is then misplaced; it is no reason to read the move the
+        events showed as another one, changed unseen (a change of mind moves the open move's pieces)."""
+        move = self._open
+        if move is None or self._open_kind is Mode.PROVISIONAL:
+            return False  # a king step may have become a castling, whose rook squares lie elsewhere
+        emptied, filled = touched_squares(self._board, move)
+        differs = occupied ^ self._after().occupied
+        return bool(differs) and not differs & (emptied | filled)
 
     def _sets_down_swapped(self, occupied: chess.Bitboard) -> bool:
         """Does a reconnect's snapshot fill again just the squares of the mover's king and a rook that were in
