@@ -218,6 +218,24 @@ def test_a_binary_file_or_an_unknown_protocol_is_named_and_the_next_file_still_r
     assert "unknown.jsonl: unknown board protocol 'nosuch'" in errors[1]
 
 
+def test_raw_bytes_of_another_board_than_the_header_names_are_an_error_not_an_empty_game(
+    tmp_path: Path, capsys
+) -> None:
+    right = tmp_path / "right.jsonl"
+    _dgt_capture_with_presses(right, {})
+    wrong = tmp_path / "wrong.jsonl"
+    wrong.write_text(right.read_text().replace('"board": "dgt"', '"board": "chessnut"', 1))
+    assert main(["replay", str(right)]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(wrong)]) == 1
+    captured = capsys.readouterr()
+    assert [m.uci() for m in moves_of(captured.out)] == []
+    first_rx = next(number for number, line in enumerate(wrong.read_text().splitlines(), 1) if '"rx"' in line)
+    assert captured.err.splitlines() == [
+        f"eboard960 replay: {wrong}: line {first_rx}: no message in any of the raw bytes: they are not "
+        "what a 'chessnut' board sends (is the header's board right?)"]
+
+
 def _dgt_capture_with_presses(path: Path, codec: object) -> None:
     """A DGT capture of 1. e4 e5 2. Nf3 with White's side of the DGT 3000 on the right, each move
     followed by its player's press; `codec` is the header's codec settings."""

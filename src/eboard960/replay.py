@@ -22,6 +22,7 @@ from eboard960.events import (
     SquareEvent,
 )
 from eboard960.protocols import codec_for, codec_settings, unknown_settings
+from eboard960.protocols.dgt import Discarded
 from eboard960.recognizer import IllegalPosition, Mode, Report
 from eboard960.reread import away_from_game, read, reread
 
@@ -51,8 +52,10 @@ def decoded(capture: Capture, problems: list[str]) -> Iterator[tuple[Record, Squ
 
     A fresh decoder starts at every `link up`, as a live connection does. A record that carries
     no square event (a note, bytes sent, a board's own message) comes once with None. Bytes the
-    codec refuses are named in `problems` and skipped; the codec resynchronises. Codec settings
-    the header names (`codec`) are used; ones the codec does not know are named and left out.
+    codec refuses are named in `problems` and skipped; the codec resynchronises. Raw bytes in which
+    the codec finds no message at all are named too: they are another board's, and an empty game
+    would hide it. Codec settings the header names (`codec`) are used; ones the codec does not know
+    are named and left out.
     """
     board, settings = capture.header.board, capture.header.codec_settings
     if board != "events" and settings:
@@ -63,6 +66,8 @@ def decoded(capture: Capture, problems: list[str]) -> Iterator[tuple[Record, Squ
             problems.append(f"line 1: {error}; the bytes are decoded with the codec's defaults")
             settings = {}
     codec = codec_for(board, **settings) if board != "events" else None
+    raw_from: int | None = None  # the first rx record's line
+    heard = False  # whether the raw bytes have carried a message (not only bytes thrown away)
     for record in capture.records:
         event = record.event
         if event is not None:
@@ -78,14 +83,20 @@ def decoded(capture: Capture, problems: list[str]) -> Iterator[tuple[Record, Squ
             continue
         assert record.data is not None  # the capture reader gives every rx record its bytes
         try:
-            events = [e for e in codec.receive_data(record.data, record.t) if isinstance(e, SQUARE_EVENTS)]
+            received = codec.receive_data(record.data, record.t)
         except ProtocolError as error:
             problems.append(f"line {record.line}: {error}")
             continue
+        events = [event for event in received if isinstance(event, SQUARE_EVENTS)]
         for event in events:
             yield record, event
         if not events:
             yield record, None
+        raw_from = record.line if raw_from is None else raw_from
+        heard = heard or any(not isinstance(event, Discarded) for event in received)
+    if raw_from is not None and not heard:
+        problems.append(f"line {raw_from}: no message in any of the raw bytes: they are not what a "
+                        f"'{board}' board sends (is the header's board right?)")
 
 
 def _known_settings(board: str, settings: dict[str, object], problems: list[str]) -> dict[str, object]:
