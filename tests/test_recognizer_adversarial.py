@@ -265,6 +265,31 @@ def test_quick_attacker_first_capture_then_the_clock() -> None:
     assert sans(TWO_VICTIMS, events) == ["Qxd5"]
 
 
+ROOK_TAKES_H7_OR_D6 = "B1k4r/7b/3r3R/4pp2/1P3P2/3p1B2/1P1R1B2/N2K4 w - - 0 25"
+
+
+@pytest.mark.parametrize("quick", [0.16, 0.2, 0.24])
+def test_a_capture_own_piece_first_as_quick_as_a_slow_bounce_then_a_touch_of_another_victim(quick) -> None:
+    """Found failing (a raw-bytes generator): Rxh7 own piece first, the victim swapped for the rook in 0.2 s,
+    then Black touches its d6 rook, which the white rook could take too. The swap read as a bounce with the
+    rook still in hand, and the touch as Rxd6 victim first. A hand sets a capturer down that quickly; the
+    samples' bounces are quicker (at most 0.144 s), and a flicker that quick stays a bounce."""
+    touch = [lift("d6", 5.3), place("d6", 6.6)]
+    swap = [lift("h6", 1.0), lift("h7", 1.7), place("h7", 1.7 + quick)]
+    assert sans(ROOK_TAKES_H7_OR_D6, [*swap, *touch]) == ["Rxh7"]
+    bounce = [lift("h6", 1.0), lift("h7", 1.7), place("h7", 1.8)]
+    assert sans(ROOK_TAKES_H7_OR_D6, [*bounce, *touch]) == ["Rxd6"]
+
+
+def test_a_quick_capture_own_piece_first_then_a_reply_placed_first_where_the_capturer_stood() -> None:
+    """Found failing (the same generator): Bxb6 with the knight swapped for the bishop in 0.2 s, then Black's
+    rook shown on g1, the square the bishop left, 56 ms before its lift. Read as a bounce and the bishop put
+    back, the rook's lift came out of turn, and the game ended Ke2 Rxg1."""
+    events = [lift("g1", 1.0), lift("b6", 1.2), place("b6", 1.4), place("g1", 3.0), lift("g4", 3.056),
+              lift("f1", 5.0), place("e2", 5.5)]
+    assert sans("8/8/1n4k1/8/6rb/8/8/N4KB1 w - - 0 1", events) == ["Bxb6", "Rg1+", "Ke2"]
+
+
 def test_quick_castling_with_both_in_hand() -> None:
     fen = "5k1r/8/8/8/8/8/8/4K3 b k - 0 1"
     events = [lift("h8", 1.0), lift("f8", 2.0), place("f8", 2.2), place("g8", 3.0), press("black", 4.0)]

@@ -19,6 +19,9 @@ SCAN_SECONDS = 0.3
 # quicker than any bounce the samples show (26 ms and up): a victim's square emptied and filled this fast is
 # one piece replacing another, a board that (all but) skipped the victim's empty state
 SWAP_SECONDS = 0.02
+# a victim taken up and the capturer set down in its place take a hand at least this long: slower than any
+# bounce the samples show (at most 0.144 s), quicker than their captures (0.34 s and up)
+CAPTURE_SECONDS = 0.15
 
 
 def knocked(lifted_at: float | None, placed_at: float | None) -> bool:

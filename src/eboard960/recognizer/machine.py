@@ -26,6 +26,7 @@ from eboard960.events import (
 )
 from eboard960.recognizer.evidence import (
     BOUNCE_SECONDS,
+    CAPTURE_SECONDS,
     SCAN_SECONDS,
     SWAP_SECONDS,
     Lift,
@@ -200,6 +201,7 @@ class Recognizer(Overlap):
         self._held: str | None = None  # "take_back" or "retract" of a capture, unless the next event
         # shows the other side's move placed before its lift (see `_decide_held`)
         self._last_lift: Lift | None = None
+        self._previous_input: SquareEvent | None = None  # the event fed before the one being read
         self._lifted_at: dict[chess.Square, float] = {}  # each square's last lift and place
         self._placed_at: dict[chess.Square, float] = {}
         self._left_at: dict[chess.Square, float] = {}  # each square's last lift, one from an empty square too
@@ -254,6 +256,7 @@ class Recognizer(Overlap):
         """Process one sensor event; returns the reports it caused, in order."""
         self._out = []
         self._take(event)
+        self._previous_input = event
         return self._out
 
     def _step(self, event: SquareEvent, *, may_hold: bool = False) -> None:
@@ -495,9 +498,11 @@ class Recognizer(Overlap):
             self._reopen_knocked(piece)  # not once the game ended: the end stands
         lifted_at = self._lifted_at.get(square)
         # filled as it emptied, where a piece in hand may take: that capture, on a board that (all but)
-        # skipped the victim's empty state, not a bounce
-        taken = piece is None and lifted_at is not None and self._t - lifted_at < SWAP_SECONDS and (
-            self._hand_may_take(self._board if self._open is None else self._after(), square))
+        # skipped the victim's empty state, not a bounce; so too a capturer set down in the victim's place
+        reference = self._board if self._open is None else self._after()
+        taken = piece is None and lifted_at is not None and (
+            self._t - lifted_at < SWAP_SECONDS or self._set_down_in_its_place(square, lifted_at, reference)
+        ) and self._hand_may_take(reference, square)
         bounced = not taken and self._is_bounce(square, piece, self._t)
         if bounced:
             self._bounced_since_press |= bit
@@ -520,6 +525,15 @@ class Recognizer(Overlap):
                 segment.bounce(knocked_square, self._occupied)
         self._index += 1
         self._settle(after_lift=False, knock=bool(knocks))
+
+    def _set_down_in_its_place(self, square: chess.Square, lifted_at: float, reference: chess.Board) -> bool:
+        """Was `square` filled right after its lift, nothing between, as slowly as a hand sets a capturer
+        down in its victim's place (`CAPTURE_SECONDS`), with that piece alone in hand? A bounce so slow
+        there is a capture made own piece first, quicker than the samples' but within a hand's reach."""
+        before = self._previous_input
+        return (type(before) is PieceLifted and self._map(before.square) == square
+                and self._t - lifted_at >= CAPTURE_SECONDS
+                and (reference.occupied & ~self._occupied).bit_count() == 1)
 
     def _evidence(self) -> tuple[Segment, ...]:
         """Every segment of evidence kept, each once: after a commit, the open move's is the game's."""
