@@ -403,6 +403,36 @@ def test_resync_with_a_piece_knocked_elsewhere_keeps_the_open_move_and_reports_t
     assert sans(run(start, [lift("h4"), place("h5"), *resync])[1]) == ["Qxf4"]
 
 
+def test_a_board_misplaced_at_a_reconnect_then_fixed_into_moves_made_offline_makes_them() -> None:
+    # exd5 (one move) or Nf3 Nc6 (two) made while the link was down, and the a2 pawn knocked onto a5: the
+    # reconnect reports a5 misplaced; once it is put back the board shows a legal successor of the game
+    start = chess.Board("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", chess960=True)
+    for offline in (["exd5"], ["Nf3", "Nc6"]):
+        board = start.copy()
+        for san in offline:
+            board.push_san(san)
+        board.set_piece_at(chess.A5, board.remove_piece_at(chess.A2))
+        drop = [LinkChanged(up=False), LinkChanged(up=True), BoardSnapshot(occupied=board.occupied)]
+        _, reports = run(start, [*drop, lift("a5"), place("a2")])
+        assert [r.kind for r in reports] == ["illegal", "restored", *["move"] * len(offline)]
+        assert sans(reports) == offline
+    # the knocked piece lifted alone shows the capture too, but a lift does not settle the board
+    board = start.copy()
+    board.push_san("exd5")
+    board.set_piece_at(chess.A5, board.remove_piece_at(chess.A2))
+    drop = [LinkChanged(up=False), LinkChanged(up=True), BoardSnapshot(occupied=board.occupied)]
+    assert [r.kind for r in run(start, [*drop, lift("a5")], finish=False)[1]] == ["illegal"]
+
+
+def test_resync_finds_three_offline_moves_with_a_capture_and_a_castling_whose_king_stays() -> None:
+    start = chess.Board("1rk5/p1pppppp/8/8/1p6/2N5/PPPPPPPP/1RK5 b Bb - 0 1", chess960=True)
+    board = start.copy()
+    for san in ("bxc3", "dxc3", "O-O-O"):
+        board.push_san(san)
+    drop = [LinkChanged(up=False), LinkChanged(up=True), BoardSnapshot(occupied=board.occupied)]
+    assert sans(run(start, drop)[1]) == ["bxc3", "dxc3", "O-O-O"]
+
+
 def test_touching_a_promoted_piece_keeps_what_it_became() -> None:
     start = chess.Board("8/4P3/8/8/8/8/k7/4K3 w - - 0 1", chess960=True)
     events = [lift("e7"), place("e8", "R"), lift("e8"), place("e8")]

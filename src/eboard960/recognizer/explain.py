@@ -236,8 +236,8 @@ def successors(
 
     The last move of a line only ever starts where the snapshot shows an empty square (a castling king may
     find its square filled by its rook), so only those pieces are tried for it: the same lines, found at
-    a fraction of the cost. `narrow` moves only such pieces at every ply, which keeps a deeper search
-    cheap; it misses a line that empties a square and fills it again.
+    a fraction of the cost. `narrow` moves only such pieces at every ply, and castles (whose king may
+    stay), which keeps a deeper search cheap; it misses a line that empties a square and fills it again.
     """
     def shows_snapshot() -> bool:
         return board.occupied == occupied and all(board.piece_at(s) == piece for s, piece in pieces.items())
@@ -253,7 +253,10 @@ def successors(
                 mask = board.occupied & ~occupied if narrow or last else chess.BB_ALL
                 if last and not narrow and board.has_castling_rights(board.turn):
                     mask |= board.kings & board.occupied_co[board.turn]  # a castling: its rook may refill it
-                for move in list(board.generate_legal_moves(from_mask=mask)):
+                moves = list(board.generate_legal_moves(from_mask=mask))
+                if narrow and board.has_castling_rights(board.turn):
+                    moves += board.generate_castling_moves(from_mask=chess.BB_ALL & ~mask)  # the king stays
+                for move in moves:
                     board.push(move)
                     if shows_snapshot() and (keep is None or keep([*line, move])):
                         if rank is None:

@@ -181,6 +181,8 @@ class Recognizer(Overlap):
     _open_theirs: chess.Bitboard
     _open_shapes: tuple[CastlingShape, ...] | None
     _fix: tuple[frozenset[chess.Square], frozenset[chess.Square]] | None
+    # the squares to fill of a board misplaced at a reconnect, moves made offline perhaps behind it
+    _misplaced_offline: chess.Bitboard | None
     _either_press: chess.PieceType | None
     _lift_on_unseen: PieceLifted | None
 
@@ -524,7 +526,8 @@ class Recognizer(Overlap):
             for segment in segments:
                 segment.bounce(knocked_square, self._occupied)
         self._index += 1
-        self._settle(after_lift=False, knock=bool(knocks))
+        if not self._fixed_after_offline_moves(square):
+            self._settle(after_lift=False, knock=bool(knocks))
 
     def _set_down_in_its_place(self, square: chess.Square, lifted_at: float, reference: chess.Board) -> bool:
         """Was `square` filled right after its lift, nothing between, as slowly as a hand sets a capturer
@@ -766,6 +769,7 @@ class Recognizer(Overlap):
         self._rebase()
         self._verdict = self._illegal(expected)
         self._fire("misplace")
+        self._misplaced_offline = sum(chess.BB_SQUARES[square] for square in self._verdict.to_fill)
 
     def _open_stands(self, occupied: chess.Bitboard) -> bool:
         """Does a reconnect's snapshot show the open move on all its squares, with the difference elsewhere?
@@ -919,6 +923,21 @@ class Recognizer(Overlap):
             return
         self._verdict = verdict
         self._fire(verdict.trigger)
+
+    def _fixed_after_offline_moves(self, placed: chess.Square) -> bool:
+        """Does a place where a reconnect's misplaced report asked for a piece leave the board showing moves
+        made while the link was down (a piece knocked meanwhile, now put back)? They are made, as the
+        reconnect would have made them: the spec's legal successor of the last good position, which a
+        capture's shows only by occupancy."""
+        to_fill = self._misplaced_offline
+        if to_fill is None or self.mode is not Mode.ILLEGAL or self._open is not None or (
+                self._occupied == self._board.occupied) or not to_fill & chess.BB_SQUARES[placed]:
+            return False  # not a piece put back where the report asked: the hands went on with the game
+        line = _offline_line(self._board, self._occupied, self._pieces)
+        if line is None:
+            return False
+        self._make_line(line, open_last=True)
+        return True
 
     def _back_to_the_game(self, *, knock: bool = False) -> None:
         """The board shows the game's position again: an open move was put back, or the position fixed."""
@@ -1454,6 +1473,7 @@ class Recognizer(Overlap):
 
     def report_restored(self) -> None:
         self._fix = None
+        self._misplaced_offline = None
         self._out.append(PositionRestored(t=self._t))
 
     def start_new_game(self) -> None:
@@ -1510,6 +1530,7 @@ class Recognizer(Overlap):
         self._segment_open = Segment(self._occupied)
         self._fix: tuple[frozenset[chess.Square], frozenset[chess.Square]] | None = None
         self._misplaced_at = self._t  # when the board last went from right to misplaced
+        self._misplaced_offline = None
         self._repetitions: dict[tuple[object, ...], int] = {_repetition_key(self._board): 1}
         self._promotion = None
         self._late_promotion = False
