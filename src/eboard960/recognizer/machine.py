@@ -1450,9 +1450,10 @@ class Recognizer(Overlap):
 
     def take_back_last(self) -> None:
         """A takeback: the turn it undoes takes with it a promotion button pressed in it, and the clock press
-        that had confirmed the move."""
+        that had confirmed the move; made on a board misplaced at a reconnect, it leaves that board."""
         self.undo_last()
         self._promotion = None
+        self._misplaced_offline = None
         self._plies_at_press = min(self._plies_at_press, len(self._board.move_stack))
 
     def undo_last(self) -> None:
