@@ -501,10 +501,9 @@ class Recognizer(Overlap):
         lifted_at = self._lifted_at.get(square)
         # filled as it emptied, where a piece in hand may take: that capture, on a board that (all but)
         # skipped the victim's empty state, not a bounce; so too a capturer set down in the victim's place
-        reference = self._board if self._open is None else self._after()
         taken = piece is None and lifted_at is not None and (
-            self._t - lifted_at < SWAP_SECONDS or self._set_down_in_its_place(square, lifted_at, reference)
-        ) and self._hand_may_take(reference, square)
+            self._t - lifted_at < SWAP_SECONDS or self._set_down_in_its_place(square, lifted_at)
+        ) and self._hand_may_take(self.expected, square)
         bounced = not taken and self._is_bounce(square, piece, self._t)
         if bounced:
             self._bounced_since_press |= bit
@@ -529,14 +528,14 @@ class Recognizer(Overlap):
         if not self._fixed_after_offline_moves(square):
             self._settle(after_lift=False, knock=bool(knocks))
 
-    def _set_down_in_its_place(self, square: chess.Square, lifted_at: float, reference: chess.Board) -> bool:
+    def _set_down_in_its_place(self, square: chess.Square, lifted_at: float) -> bool:
         """Was `square` filled right after its lift, nothing between, as slowly as a hand sets a capturer
         down in its victim's place (`CAPTURE_SECONDS`), with that piece alone in hand? A bounce so slow
         there is a capture made own piece first, quicker than the samples' but within a hand's reach."""
         before = self._previous_input
         return (type(before) is PieceLifted and self._map(before.square) == square
                 and self._t - lifted_at >= CAPTURE_SECONDS
-                and (reference.occupied & ~self._occupied).bit_count() == 1)
+                and (self.expected.occupied & ~self._occupied).bit_count() == 1)
 
     def _evidence(self) -> tuple[Segment, ...]:
         """Every segment of evidence kept, each once: after a commit, the open move's is the game's."""
