@@ -39,6 +39,11 @@ def sans(reports) -> list[str]:
     return [r.san for r in reports if r.kind == "move"]
 
 
+def played(recognizer: Recognizer) -> list[str]:
+    """The game as recorded, after any move the recognizer took back on second thoughts."""
+    return [node.san() for node in recognizer.pgn().mainline()]
+
+
 def test_captures_victim_first_and_last() -> None:
     start = chess.Board("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", chess960=True)
     assert sans(run(start, [lift("d5"), lift("e4"), place("d5")])[1]) == ["exd5"]
@@ -431,6 +436,49 @@ def test_resync_finds_three_offline_moves_with_a_capture_and_a_castling_whose_ki
         board.push_san(san)
     drop = [LinkChanged(up=False), LinkChanged(up=True), BoardSnapshot(occupied=board.occupied)]
     assert sans(run(start, drop)[1]) == ["bxc3", "dxc3", "O-O-O"]
+
+
+def test_resync_after_an_open_move_takes_the_promotion_piece_the_snapshot_names() -> None:
+    # Ne1 left open (no clock) and the link drops; Black promotes taking the knight, to a rook: the
+    # reconnect's dump names the rook on e1, the square the open move filled first
+    start = chess.Board("8/8/8/8/2K5/8/3p2N1/3k4 w - - 0 50", chess960=True)
+    for promotion in "RNBQ":
+        board = start.copy()
+        for san in ("Ne1", f"dxe1={promotion}"):
+            board.push_san(san)
+        drop = [LinkChanged(up=False), LinkChanged(up=True), BoardSnapshot.from_board(board)]
+        assert sans(run(start, [lift("g2"), place("e1", "N"), *drop])[1]) == ["Ne1", f"dxe1={promotion}"]
+
+
+def test_a_slide_over_the_square_a_change_of_mind_left_captures_the_piece_where_it_went() -> None:
+    # ...Be4, changed to ...Bd5 before the clock; White takes it victim first, the queen sliding f3-e4-d5
+    # over the square the bishop first stood on: no change of mind back to e4, but Bd5 Qxd5
+    start = chess.Board("6k1/8/2b5/8/8/5Q2/8/6K1 b - - 0 60", chess960=True)
+    slide = [lift("c6"), place("e4"), lift("e4"), place("d5"),
+             lift("d5"), lift("f3"), place("e4"), lift("e4"), place("d5")]
+    assert played(run(start, slide)[0]) == ["Bd5", "Qxd5+"]
+    # and with a stop on the way: the queen slides c2-c3-c4-c5 over the square the queen first went to
+    start = chess.Board("2qk1bbr/pr2p1pp/np5n/3P1p2/PP4PP/5N2/2QPPP2/2RKBBR1 b k - 0 13", chess960=True)
+    slide = [lift("c8"), place("c3"), lift("c3"), place("c5"),
+             lift("c5"), lift("c2"), place("c3"), lift("c3"), place("c4"), lift("c4"), place("c5"),
+             press("white")]
+    assert played(run(start, slide)[0]) == ["Qc5", "Qxc5"]
+
+
+def test_a_reply_placed_first_where_a_capture_left_with_a_bounce_before_its_lift_is_not_lost() -> None:
+    # ...exd4, then e4-e5 placed 0.24 s before its lift, a bishop bouncing in between: the board showed the
+    # position before the capture for a moment, read as the capture undone. Once ...Nc6 leaves the board
+    # at rest a piece short, it shows exd4 e5 Nc6, each moved from a square lifted since
+    start = chess.Board("rnbqkbnr/pppp1ppp/8/4p3/3PP3/8/PPP2PPP/RNBQKBNR b KQkq - 0 2", chess960=True)
+    events = [PieceLifted(square=chess.E5, t=2.0), PieceLifted(square=chess.D4, t=3.4),
+              PiecePlaced(square=chess.D4, t=5.3), PiecePlaced(square=chess.E5, t=7.47),
+              PieceLifted(square=chess.F1, t=7.584), PiecePlaced(square=chess.F1, t=7.703),
+              PieceLifted(square=chess.E4, t=7.712), PieceLifted(square=chess.B8, t=13.7),
+              PiecePlaced(square=chess.C6, t=14.2)]
+    recognizer, reports = run(start, events, finish=False)
+    assert played(recognizer) == ["exd4", "e5"] and recognizer.open_move == chess.Move.from_uci("b8c6")
+    assert "illegal" not in [r.kind for r in reports]
+    assert played(run(start, events)[0]) == ["exd4", "e5", "Nc6"]
 
 
 def test_touching_a_promoted_piece_keeps_what_it_became() -> None:

@@ -552,10 +552,14 @@ class Hindsight:
 
     def _make_line(self, line: Sequence[chess.Move], *, open_last: bool = False) -> None:
         """Make a line the board shows, found from occupancy (promotions with the piece chosen now); with
-        `open_last`, its last move stays open to correction, as the hands may not be done with it."""
+        `open_last`, its last move stays open to correction, as the hands may not be done with it. The
+        board's names are of the line's last position: one that disagrees with an earlier move's piece
+        (the piece a later move captures there) is no misread."""
+        names = self._pieces
         for index, move in enumerate(line, 1):
             if self.mode is Mode.GAME_OVER:
                 return  # the first move ended the game (insufficient material, the 75-move rule)
+            self._pieces = names if index == len(line) else dict(names)
             if move.promotion:
                 choices = with_promotions(self._board, move.from_square, move.to_square)
                 chosen = self._choose(self._board, choices) if choices else None
@@ -616,22 +620,64 @@ class Hindsight:
 
     def _misread_correction(self) -> bool:
         """The board no legal continuation explains, because the last move, made since the last press, read
-        as a change of mind was the other side's reply placed before its lift (an en passant, say), and that
-        reply was just taken back: the board shows the open move the last move replaced. The last move is
-        taken back and that one made."""
+        as a change of mind was none. Either it was the other side's reply placed before its lift (an en
+        passant, say), and that reply was just taken back: the board shows the open move the last move
+        replaced. Or the other side's piece in hand, the open move's, slid over the square the change of
+        mind was read on: the board shows the replaced move and that piece's move after it, landing where
+        a piece was just placed. The last move
+        (and the open one) is taken back and that line made."""
         redo = self._before_last()
         if redo is None:
             return False
-        before = redo[0]
+        before, reply = redo[0], self._open
         for move in self._replaced:
             if not before.is_legal(move):
                 continue
             after = after_move(before, move)
-            if after.occupied == self._occupied and self._agrees(after, self._pieces):
+            if reply is None:
+                shown = after.occupied == self._occupied and self._agrees(after, self._pieces)
+                line = [move] if shown else None
+            else:
+                rest = successors(after, self._occupied, self._pieces, depth=1, keep=lambda rest: (
+                    rest[0].from_square == reply.from_square
+                    and self._placed_at.get(rest[0].to_square) == self._t))
+                line = None if rest is None else [move, *rest]
+            if line is not None:
+                if reply is not None:
+                    self._fire("retract")
                 self._fire("take_back")
-                self._make_line([move])
+                self._make_line(line, open_last=reply is not None)
                 return True
         return False
+
+    def _lost_line(self) -> bool:
+        """The board, at rest a piece or two short with no move open, shows the game two or three moves on,
+        made one after another by the hands since the last move was made: each from a square lifted and to a
+        square filled after the one before. The events read as something else (a capture seen undone by the
+        reply placed before its lift, a bounce between), and their victims counted as pieces in hand. They
+        are made, the last still open."""
+        board = self._board
+        if self._open is not None or self.mode is not Mode.PLAYING or not (
+                0 < board.occupied.bit_count() - self._occupied.bit_count() <= 2):
+            return False
+        since = self._made_at[-1] if board.move_stack else -math.inf
+        left_at, placed_at = self._left_at, self._placed_at
+        lifted = sum(chess.BB_SQUARES[square] for square, t in left_at.items() if t >= since)
+        if board.occupied & ~self._occupied & ~lifted or not (
+                lifted & board.occupied_co[chess.WHITE] and lifted & board.occupied_co[chess.BLACK]):
+            return False  # a square emptied that no hand lifted, or one side's move made by no hand
+
+        def in_turn(line: list[chess.Move]) -> bool:
+            lifts = [left_at.get(move.from_square, -math.inf) for move in line]
+            landings = [placed_at.get(move.to_square, -math.inf) for move in line]
+            one_by_one = (*pairwise(lifts), *pairwise(landings))
+            return min(lifts[0], landings[0]) >= since and all(a < b for a, b in one_by_one)
+
+        line = successors(board, self._occupied, self._pieces, depth=3, movable=lifted, keep=in_turn)
+        if line is None or len(line) < 2:
+            return False
+        self._make_line(line, open_last=True)
+        return True
 
     def _moved_together(self) -> bool:
         """The board no legal continuation explains, with no move open, shows the game two moves on, one of

@@ -884,6 +884,8 @@ class Recognizer(Overlap):
         if unexplained and (self._misread_capture() or self._misread_correction() or self._moved_together()):
             return
         if verdict is NOTHING:
+            if not after_lift:
+                self._lost_line()
             return
         if verdict.trigger == "reply":
             if self._other_side_lifted is not None:
