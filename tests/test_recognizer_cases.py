@@ -481,6 +481,19 @@ def test_a_reply_placed_first_where_a_capture_left_with_a_bounce_before_its_lift
     assert played(run(start, events)[0]) == ["exd4", "e5", "Nc6"]
 
 
+def test_a_change_of_mind_into_a_capture_taking_the_victim_off_first_is_the_capture() -> None:
+    # Qd4, no clock; the player takes the rook off d7, picks the queen up again and sets it on d7: the
+    # rook's lift read as Black's reply, but the board then shows no reply, only Qxd7 from d1
+    start = chess.Board("4k3/3r4/8/8/8/8/8/3QK3 w - - 0 1", chess960=True)
+    events = [lift("d1"), place("d4"), lift("d7"), lift("d4"), place("d7")]
+    recognizer, _ = run(start, events, finish=False)
+    assert played(recognizer) == [] and recognizer.open_move == chess.Move.from_uci("d1d7")
+    assert played(run(start, [*events, lift("e8"), lift("d7"), place("d7")])[0]) == ["Qxd7+", "Kxd7"]
+    # the rook taking the queen, victim first, is the reply, as before
+    assert played(run(start, [lift("d1"), place("d4"), lift("d7"), lift("d4"), place("d4")])[0]) == [
+        "Qd4", "Rxd4"]
+
+
 def test_touching_a_promoted_piece_keeps_what_it_became() -> None:
     start = chess.Board("8/4P3/8/8/8/8/k7/4K3 w - - 0 1", chess960=True)
     events = [lift("e7"), place("e8", "R"), lift("e8"), place("e8")]

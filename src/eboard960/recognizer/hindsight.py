@@ -651,33 +651,65 @@ class Hindsight:
         return False
 
     def _lost_line(self) -> bool:
-        """The board, at rest a piece or two short with no move open, shows the game two or three moves on,
-        made one after another by the hands since the last move was made: each from a square lifted and to a
-        square filled after the one before. The events read as something else (a capture seen undone by the
-        reply placed before its lift, a bounce between), and their victims counted as pieces in hand. They
-        are made, the last still open."""
+        """The board, at rest a piece or two short with no move open, shows moves the hands made one after
+        another, whose events read as something else (a capture seen undone by the reply placed before its
+        lift, a bounce between, a change of mind into a capture, its victim taken first, read as the other
+        side's reply) and whose victims counted as pieces in hand: the game two or three moves on; or, the
+        last move made since the last press, the game before it with that move's piece gone elsewhere from
+        its origin and up to two moves more. They are made (the last move taken back first), the last open."""
+        if self._open is not None or self.mode is not Mode.PLAYING:
+            return False
         board = self._board
-        if self._open is not None or self.mode is not Mode.PLAYING or not (
-                0 < board.occupied.bit_count() - self._occupied.bit_count() <= 2):
+        line = self._hands_line(board, self._made_at[-1] if board.move_stack else -math.inf)
+        if line is not None and len(line) >= 2:
+            self._make_line(line, open_last=True)
+            return True
+        redo = self._before_last()
+        if redo is None:
             return False
-        since = self._made_at[-1] if board.move_stack else -math.inf
-        left_at, placed_at = self._left_at, self._placed_at
-        lifted = sum(chess.BB_SQUARES[square] for square, t in left_at.items() if t >= since)
-        if board.occupied & ~self._occupied & ~lifted or not (
-                lifted & board.occupied_co[chess.WHITE] and lifted & board.occupied_co[chess.BLACK]):
-            return False  # a square emptied that no hand lifted, or one side's move made by no hand
-
-        def in_turn(line: list[chess.Move]) -> bool:
-            lifts = [left_at.get(move.from_square, -math.inf) for move in line]
-            landings = [placed_at.get(move.to_square, -math.inf) for move in line]
-            one_by_one = (*pairwise(lifts), *pairwise(landings))
-            return min(lifts[0], landings[0]) >= since and all(a < b for a, b in one_by_one)
-
-        line = successors(board, self._occupied, self._pieces, depth=3, movable=lifted, keep=in_turn)
-        if line is None or len(line) < 2:
+        before, last = redo
+        made = len(before.move_stack)
+        line = self._hands_line(before, self._made_at[made - 1] if made else -math.inf, instead=last)
+        if line is None:
             return False
+        self._fire("take_back")
         self._make_line(line, open_last=True)
         return True
+
+    def _hands_line(
+        self, board: chess.Board, since: float, *, instead: chess.Move | None = None
+    ) -> list[chess.Move] | None:
+        """Up to three legal moves from `board` after which it reads as the sensors do, a piece or two short,
+        made one after another since `since`: each from a square lifted and to a square filled after the one
+        before (a landing at `since` finished the move made then). With `instead`, the line begins with a
+        change of mind: another move of its piece from its origin, that piece picked up again after it
+        landed and set down after that."""
+        if not 0 < board.occupied.bit_count() - self._occupied.bit_count() <= 2:
+            return None
+        left_at, placed_at = self._left_at, self._placed_at
+        lifted = sum(chess.BB_SQUARES[square] for square, t in left_at.items() if t >= since)
+        if board.occupied & ~self._occupied & ~lifted:
+            return None  # a square emptied that no hand lifted
+        if instead is None and not (lifted & board.occupied_co[chess.WHITE] and lifted & board.occupied_co[
+                chess.BLACK]):
+            return None  # the line has a move of each side: one made by no hand
+
+        def one_after_another(line: list[chess.Move]) -> bool:
+            lifts = [left_at.get(move.from_square, -math.inf) for move in line]
+            landings = [placed_at.get(move.to_square, -math.inf) for move in line]
+            in_turn = all(a < b for a, b in (*pairwise(lifts), *pairwise(landings)))
+            return in_turn and lifts[0] >= since and landings[0] > since
+
+        def changed_mind(line: list[chess.Move]) -> bool:
+            assert instead is not None  # asked only with it
+            first, landed = line[0], placed_at.get(instead.to_square, math.inf)
+            return first.from_square == instead.from_square and first != instead and (
+                left_at.get(instead.to_square, -math.inf) > landed and placed_at[first.to_square] > landed)
+
+        def kept(line: list[chess.Move]) -> bool:
+            return one_after_another(line) and (instead is None or changed_mind(line))
+
+        return successors(board, self._occupied, self._pieces, depth=3, movable=lifted, keep=kept)
 
     def _moved_together(self) -> bool:
         """The board no legal continuation explains, with no move open, shows the game two moves on, one of
