@@ -492,6 +492,17 @@ def test_a_change_of_mind_into_a_capture_taking_the_victim_off_first_is_the_capt
     # the rook taking the queen, victim first, is the reply, as before
     assert played(run(start, [lift("d1"), place("d4"), lift("d7"), lift("d4"), place("d4")])[0]) == [
         "Qd4", "Rxd4"]
+    # ...Qa2, a white pawn on c6 touched, then White takes the queen victim first, the rook sliding f2-a2:
+    # the board is a piece short at every step, but c6 filled again before the queen was picked up, so
+    # the queen never went there (no ...Qxc6 Re2)
+    start = chess.Board("8/3R4/2P3k1/b6p/1p5P/1P3N2/2q2RN1/4Q1K1 b - - 3 36", chess960=True)
+    steps = ("lift c2 0.1, place a2 0.65, lift c6 1.29, place c6 1.39, lift a2 4.0, lift f2 6.87, "
+             "place e2 7.01, lift e2 7.25, place d2 7.37, lift d2 7.44, place c2 7.67, lift c2 7.78, "
+             "place b2 7.87, lift b2 8.01, place a2 8.08")
+    kinds = {"lift": PieceLifted, "place": PiecePlaced}
+    events = [kinds[kind](square=chess.parse_square(name), t=float(t))
+              for kind, name, t in (step.split() for step in steps.split(", "))]
+    assert played(run(start, events)[0]) == ["Qa2", "Rxa2"]
 
 
 def test_touching_a_promoted_piece_keeps_what_it_became() -> None:
