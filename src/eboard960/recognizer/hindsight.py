@@ -681,7 +681,7 @@ class Hindsight:
     ) -> list[chess.Move] | None:
         """Up to three legal moves from `board` after which it reads as the sensors do, a piece or two short,
         made one after another since `since`: each from a square lifted and to a square filled after the one
-        before (a landing at `since` finished the move made then), none landing long before its lift. With
+        before (a landing at `since` finished the move made then), none landing a second before its lift. With
         `instead`, the line begins with a change of mind: another move of its piece from its origin, that
         piece picked up again after it landed and set down after that."""
         if not 0 < board.occupied.bit_count() - self._occupied.bit_count() <= 2:
@@ -697,9 +697,10 @@ class Hindsight:
         def one_after_another(line: list[chess.Move]) -> bool:
             lifts = [left_at.get(move.from_square, -math.inf) for move in line]
             landings = [placed_at.get(move.to_square, -math.inf) for move in line]
-            in_turn = all(a < b for a, b in (*pairwise(lifts), *pairwise(landings))) and all(
-                landing > lift - PLACED_FIRST_SECONDS for lift, landing in zip(lifts, landings, strict=True))
-            return in_turn and lifts[0] >= since and landings[0] > since
+            in_turn = all(a < b for a, b in (*pairwise(lifts), *pairwise(landings)))
+            placed_late = all(landing > lift - CAPTURE_PLACED_FIRST_SECONDS
+                              for lift, landing in zip(lifts, landings, strict=True))
+            return in_turn and placed_late and lifts[0] >= since and landings[0] > since
 
         def changed_mind(line: list[chess.Move]) -> bool:
             assert instead is not None  # asked only with it
