@@ -624,8 +624,7 @@ class Hindsight:
         passant, say), and that reply was just taken back: the board shows the open move the last move
         replaced. Or the other side's piece in hand, the open move's, slid over the square the change of
         mind was read on: the board shows the replaced move and that piece's move after it, landing where
-        a piece was just placed. The last move
-        (and the open one) is taken back and that line made."""
+        a piece was just placed. The last move (and the open one) is taken back and that line made."""
         redo = self._before_last()
         if redo is None:
             return False
@@ -707,7 +706,7 @@ class Hindsight:
             first, landed = line[0], placed_at.get(instead.to_square, math.inf)
             picked_up = left_at.get(instead.to_square, -math.inf)
             return first.from_square == instead.from_square and first != instead and (
-                placed_at[first.to_square] > picked_up > landed)
+                placed_at.get(first.to_square, -math.inf) > picked_up > landed)
 
         def kept(line: list[chess.Move]) -> bool:
             return one_after_another(line) and (instead is None or changed_mind(line))
