@@ -226,7 +226,7 @@ def is_partial(board: chess.Board, occupied: chess.Bitboard, *, in_hand: int = 0
 
 def successors(
     board: chess.Board, occupied: chess.Bitboard, pieces: dict[chess.Square, chess.Piece], depth: int,
-    *, narrow: bool = False, movable: chess.Bitboard = chess.BB_ALL,
+    *, narrow: bool = False, movable: chess.Bitboard = chess.BB_ALL, landing: chess.Bitboard = chess.BB_ALL,
     rank: Callable[[list[chess.Move]], tuple[int, ...]] | None = None,
     keep: Callable[[list[chess.Move]], bool] | None = None,
 ) -> list[chess.Move] | None:
@@ -237,8 +237,8 @@ def successors(
     The last move of a line only ever starts where the snapshot shows an empty square, or is a castling
     (whose king may stay, or find its square filled by its rook), so only those moves are tried for it:
     the same lines, found at a fraction of the cost. `narrow` tries only such moves at every ply, which
-    keeps a deeper search cheap; it misses a line that empties a square and fills it again. `movable` keeps
-    it cheap too: only pieces on those squares move.
+    keeps a deeper search cheap; it misses a line that empties a square and fills it again. `movable` and
+    `landing` keep it cheap too: only pieces on the first move, only to the second (castlings aside).
     """
     def shows_snapshot() -> bool:
         return board.occupied == occupied and all(board.piece_at(s) == piece for s, piece in pieces.items())
@@ -253,7 +253,7 @@ def successors(
             if (board.occupied ^ occupied).bit_count() <= SQUARES_PER_MOVE * (depth - ply):  # else too far
                 narrowed = narrow or last
                 mask = (board.occupied & ~occupied if narrowed else chess.BB_ALL) & movable
-                moves = list(board.generate_legal_moves(from_mask=mask))
+                moves = list(board.generate_legal_moves(from_mask=mask, to_mask=landing))
                 if narrowed and board.has_castling_rights(board.turn):  # the king stays, or its rook refills
                     moves += board.generate_castling_moves(from_mask=chess.BB_ALL & ~mask)
                 for move in moves:

@@ -663,10 +663,14 @@ class Hindsight:
         if line is not None and len(line) >= 2:
             self._make_line(line, open_last=True)
             return True
+        last = board.peek() if board.move_stack else None
+        if last is None or not self._placed_at.get(last.to_square, math.inf) < self._left_at.get(
+                last.to_square, -math.inf):
+            return False  # the last move's piece not picked up again since it landed: no change of mind
         redo = self._before_last()
         if redo is None:
             return False
-        before, last = redo
+        before = redo[0]
         made = len(before.move_stack)
         line = self._hands_line(before, self._made_at[made - 1] if made else -math.inf, instead=last)
         if line is None:
@@ -687,8 +691,9 @@ class Hindsight:
             return None
         left_at, placed_at = self._left_at, self._placed_at
         lifted = sum(chess.BB_SQUARES[square] for square, t in left_at.items() if t >= since)
-        if board.occupied & ~self._occupied & ~lifted:
-            return None  # a square emptied that no hand lifted
+        placed = sum(chess.BB_SQUARES[square] for square, t in placed_at.items() if t > since)
+        if board.occupied & ~self._occupied & ~lifted or self._occupied & ~board.occupied & ~placed:
+            return None  # a square emptied that no hand lifted, or filled that no hand filled
         if instead is None and not (lifted & board.occupied_co[chess.WHITE] and lifted & board.occupied_co[
                 chess.BLACK]):
             return None  # the line has a move of each side: one made by no hand
@@ -711,7 +716,8 @@ class Hindsight:
         def kept(line: list[chess.Move]) -> bool:
             return one_after_another(line) and (instead is None or changed_mind(line))
 
-        return successors(board, self._occupied, self._pieces, depth=3, movable=lifted, keep=kept)
+        return successors(board, self._occupied, self._pieces, depth=3, movable=lifted, landing=placed,
+                          keep=kept)
 
     def _moved_together(self) -> bool:
         """The board no legal continuation explains, with no move open, shows the game two moves on, one of
