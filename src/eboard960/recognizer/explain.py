@@ -238,7 +238,8 @@ def successors(
     (whose king may stay, or find its square filled by its rook), so only those moves are tried for it:
     the same lines, found at a fraction of the cost. `narrow` tries only such moves at every ply, which
     keeps a deeper search cheap; it misses a line that empties a square and fills it again. `movable` and
-    `landing` keep it cheap too: only pieces on the first move, only to the second (castlings aside).
+    `landing` keep it cheap too: only pieces standing on `movable` move, and only to `landing` (castlings
+    aside).
     """
     def shows_snapshot() -> bool:
         return board.occupied == occupied and all(board.piece_at(s) == piece for s, piece in pieces.items())
