@@ -1474,6 +1474,87 @@ def test_a_board_turned_round_is_detected_when_its_set_up_is_complete() -> None:
         assert moves_made(start.fen(), [*first_dump, *set_up, *moves]) == ["e4", "e5", "Nf3"]
 
 
+def _turned_name(name: str) -> str:
+    return chess.square_name(63 - chess.parse_square(name))
+
+
+def _dump(pieces: dict[chess.Square, chess.Piece], t: float) -> BoardSnapshot:
+    return BoardSnapshot(occupied=sum(chess.BB_SQUARES[square] for square in pieces), pieces=pieces, t=t)
+
+
+def test_a_board_turned_round_is_detected_from_a_first_dump_with_a_piece_wrong() -> None:
+    """Found failing (the sixtieth outside generator, boards turned round): a first dump with a spare
+    queen in the middle, a black pawn misplaced on the connector's half, or two pieces swapped agrees with
+    the start neither way round exactly, so the board was read straight; fixing the piece then left a board
+    read as misplaced (the pawn even read as 1.e3), and the game was lost. Nearly every piece of a dump
+    agreeing with the start one way round, hardly any the other, now decides it."""
+    start = chess.Board()
+    turned = {63 - square: piece for square, piece in start.piece_map().items()}
+    queen, pawn = chess.Piece.from_symbol("Q"), chess.Piece.from_symbol("p")
+    spare = {**turned, chess.E5: queen}
+    misplaced = {**{square: piece for square, piece in turned.items() if square != chess.E2}, chess.E3: pawn}
+    swapped = {**turned, chess.G8: turned[chess.F8], chess.F8: turned[chess.G8]}
+    fixes = {
+        "spare": (spare, [lift("e5", 1)]),
+        "misplaced": (misplaced, [lift("e3", 1), place("e2", 1.5, "p")]),
+        "misplaced, unnamed": (misplaced, [lift("e3", 1), place("e2", 1.5)]),
+        "swapped": (swapped, [lift("g8", 1), lift("f8", 1.3), place("g8", 1.6, "N"), place("f8", 1.9, "B")]),
+    }
+    moves = [lift(_turned_name("e2"), 5), place(_turned_name("e4"), 5.5, "P"),
+             lift(_turned_name("e7"), 6), place(_turned_name("e5"), 6.5, "p")]
+    for kind, (first, fix) in fixes.items():
+        assert moves_made(start.fen(), [_dump(first, 0.1), *fix, *moves]) == ["e4", "e5"], kind
+    straight_spare = {**start.piece_map(), chess.E4: queen}
+    assert moves_made(start.fen(), [_dump(straight_spare, 0.1), lift("e4", 1), lift("e2", 5),
+                                    place("e4", 5.5, "P")]) == ["e4"]
+
+
+def test_a_new_game_set_up_the_other_way_round_is_read_that_way() -> None:
+    """Found failing (the same generator): players who change colours turn the board round. The way round
+    was decided once, before the first game's first move, so the next game, set up turned, read as
+    misplaced. A new game's set-up with nearly every piece named on the other colour's half turns it."""
+    start = chess.Board()
+    turned = {63 - square: piece for square, piece in start.piece_map().items()}
+    first = [_dump(turned, 0.1), lift(_turned_name("e2"), 1), place(_turned_name("e4"), 1.5, "P"),
+             lift(_turned_name("e7"), 2), place(_turned_name("e5"), 2.5, "p")]
+    on_board = set(turned) - {chess.D7, chess.D2} | {chess.D5, chess.D4}  # 1.e4 e5 turned round
+    clear = [lift(chess.square_name(square), 3 + i / 20) for i, square in enumerate(sorted(on_board))]
+    set_up = [place(chess.square_name(square), 6 + i / 20, piece.symbol())
+              for i, (square, piece) in enumerate(sorted(start.piece_map().items()))]
+    second = [lift("d2", 10), place("d4", 10.5, "P"), lift("d7", 11), place("d5", 11.5, "p")]
+    recognizer = Recognizer(start)
+    for event in [*first, *clear, *set_up, *second]:
+        recognizer.feed(event)
+    recognizer.finish()
+    games = [[move.uci() for move in game.mainline_moves()] for game in recognizer.games()]
+    assert games == [["e2e4", "e7e5"], ["d2d4", "d7d5"]]
+
+
+def test_a_dump_in_the_middle_of_a_takeback_changes_nothing() -> None:
+    """Found failing (the fifty-eighth outside generator, promotions): cxb8=Q taken back, the queen lifted
+    and the rook put back while the pawn was still in hand, shows the occupancy after the capture, and a
+    presence dump then (or a board sending its last snapshot again) was read as the board at rest in the
+    game's position: what the hands had done was forgotten, and the pawn put back on c7 read as misplaced.
+    A dump that shows only what the sensors showed already now changes nothing."""
+    fen = "1r6/2P3k1/8/8/8/8/8/K7 w - - 0 1"
+    board = chess.Board(fen)
+    board.push_san("cxb8=Q")
+    dump = BoardSnapshot(occupied=board.occupied, t=6.4)
+    capture = [lift("c7", 1), lift("b8", 2), place("b8", 3), press("white", 3.6)]
+    taken_back = [lift("b8", 5.1), place("b8", 6.1), dump, place("c7", 7.1)]
+    again = [press("promote_n", 8.1), lift("c7", 9.1), place("c8", 10.1), press("white", 10.7),
+             lift("g7", 11.7), place("g6", 12.7)]
+    assert moves_made(fen, [*capture, *taken_back, *again]) == ["c8=N", "Kg6"]
+    rook_fen = "1r4k1/8/8/8/8/8/8/1R4K1 w - - 0 1"
+    board = chess.Board(rook_fen)
+    board.push_san("Rxb8+")
+    dump = BoardSnapshot(occupied=board.occupied, t=6.4)
+    capture = [lift("b8", 1), lift("b1", 2), place("b8", 3), press("white", 3.6)]
+    taken_back = [lift("b8", 5.1), place("b8", 6.1), dump, place("b1", 7.1)]
+    again = [lift("b1", 9.1), place("b2", 10.1), press("white", 10.7), lift("g8", 11.7), place("g7", 12.7)]
+    assert moves_made(rook_fen, [*capture, *taken_back, *again]) == ["Rb2", "Kg7"]
+
+
 def test_a_promotion_button_pressed_while_a_quick_capture_waits_to_be_read_is_the_replys() -> None:
     """Found failing (a generator fitted to the samples, with wider timings): Nxd3 with the victim's square
     filled again 0.2 s after its lift reads as a bounce until White's move shows it; White then pressed

@@ -67,6 +67,34 @@ def test_promotion_piece_by_button_before_after_by_report_and_default() -> None:
     assert sans(run(start, [lift("e7"), place("e8", "B")])[1]) == ["e8=B"]
 
 
+def test_of_two_promotion_buttons_after_the_place_the_later_chooses_when_no_reply_can_promote() -> None:
+    """Found failing (the fifty-eighth and fifty-ninth outside generators): b8, then promote_n, then
+    promote_r, no clock. A second press while the promotion stands open is kept for the other side's
+    promotion to come; with no pawn of theirs able to promote it can only be the mover's second thoughts.
+    The board's own name for the piece still wins."""
+    start = chess.Board("4k3/1P6/8/8/8/8/P7/4K3 w - - 0 1", chess960=True)
+    second_thoughts = [lift("b7"), place("b8"), press("promote_n"), press("promote_r")]
+    assert sans(run(start, second_thoughts)[1]) == ["b8=R+"]
+    assert sans(run(start, [*second_thoughts, lift("e8"), place("d7")])[1]) == ["b8=R+", "Kd7"]
+    named = [lift("b7"), place("b8", "N"), press("promote_n"), press("promote_r")]
+    assert sans(run(start, named)[1]) == ["b8=N"]
+    theirs = chess.Board("4k3/1P6/8/8/8/8/6p1/K7 w - - 0 1", chess960=True)
+    reply = [lift("b7"), place("b8"), press("promote_n"), press("promote_r"), lift("g2"), place("g1")]
+    assert sans(run(theirs, reply)[1]) == ["b8=N", "g1=R+"]
+
+
+def test_a_pawn_swapped_for_its_piece_after_the_clock_takes_the_piece_the_board_names() -> None:
+    """Found failing (the fifty-eighth outside generator): on a board that names pieces, the pawn set down
+    on b8 (named a pawn), the clock pressed, then the pawn swapped for a knight before Black began. The
+    queen the clock made final stood; a promotion button there would have changed it, and so does the
+    board's name, which the spec puts first."""
+    start = chess.Board("8/1P5k/8/8/8/8/6p1/K7 w - - 0 1", chess960=True)
+    pressed = [lift("b7"), place("b8", "P"), press("white"), lift("b8")]
+    reply = [lift("h7"), place("h6")]
+    assert played(run(start, [*pressed, place("b8", "N"), *reply])[0]) == ["b8=N", "Kh6"]
+    assert played(run(start, [*pressed, place("b8", "P"), *reply])[0]) == ["b8=Q", "Kh6"]  # a touch
+
+
 def test_touch_and_bounce_change_nothing() -> None:
     _, reports = run(518, [lift("g1"), place("g1"), lift("e2"), place("e2")])
     assert reports == []

@@ -191,8 +191,10 @@ class Recognizer(Overlap):
         self.start = _start_board(start)
         self.takebacks = takebacks
         self.rotated = bool(rotated)
-        self._detect_rotation = rotated is None
+        self._detects_rotation = rotated is None  # at the start of every game, before its first move
+        self._detect_rotation = self._detects_rotation
         self._resync = True  # the next snapshot is read afresh: the first one, or one after the link dropped
+        self._reconnected = False  # the link dropped since the last snapshot: reports may be lost
         self.archive: list[chess.pgn.Game] = []
         self._out: list[Report] = []
         self._t = 0.0
@@ -297,7 +299,7 @@ class Recognizer(Overlap):
         elif type(event) is ButtonPressed:
             self._button(event.button)
         elif type(event) is LinkChanged:
-            self._resync = True  # reports may be lost: the next snapshot is read afresh
+            self._resync = self._reconnected = True  # reports may be lost: the next snapshot is read afresh
         else:
             raise RecognitionError(f"not a square event: {event!r}")
 
@@ -496,6 +498,10 @@ class Recognizer(Overlap):
             segment.note_place(square, self._occupied, self._t)
         if piece is not None:
             self._pieces[square] = piece
+        if self._late_promotion and piece is not None and square == self._board.peek().to_square and (
+                piece.color != self._board.turn and piece.piece_type not in (chess.PAWN, chess.KING)):
+            self._late_promotion = False  # the pawn swapped for its piece after the clock: the board names it
+            self._rechoose(piece.piece_type)
         if self._final_lift is not None and self._final_lift[0] == square and self.mode is not Mode.GAME_OVER:
             self._reopen_knocked(piece)  # not once the game ended: the end stands
         lifted_at = self._lifted_at.get(square)
@@ -708,9 +714,15 @@ class Recognizer(Overlap):
         occupied = snapshot.occupied
         pieces = {square: piece for square, piece in snapshot.pieces.items()
                   if not _is_unpromoted_pawn(square, piece)}
-        if self.rotated or (self._detect_rotation and pieces and self._turned_round(pieces)):
+        if self.rotated:
+            occupied, pieces = _turned_bits(occupied), _turned(pieces)
+        if self._detect_rotation and pieces and self._turned_round(pieces):
             occupied, pieces = _turned_bits(occupied), _turned(pieces)
         resync, self._resync = self._resync, False
+        reconnected, self._reconnected = self._reconnected, False
+        if not reconnected and occupied == self._occupied and all(
+                self._pieces.get(square) == piece for square, piece in pieces.items()):
+            return  # what the sensors showed already: a dump mid-move (a takeback's) changes nothing
         if resync:
             self._unseen_capture = self._held_capture = self._lift_on_unseen = None  # the snapshot shows it
             if self._sets_down_swapped(occupied):
@@ -853,19 +865,38 @@ class Recognizer(Overlap):
 
     def _turned_round(self, pieces: dict[chess.Square, chess.Piece]) -> bool:
         """Is the board turned round? Decided once the pieces identified so far agree with the start position
-        one way round and not the other (a board being set up, or an empty first dump, decides nothing yet);
-        turned, what the sensors showed is turned too. A move made fixes the way round."""
+        one way round and not the other (a board being set up, or an empty first dump, decides nothing yet),
+        or, when a set-up still has a piece wrong (a spare one, two swapped, one misplaced), nearly all of
+        eight or more agree one way and hardly any the other; turned, what the sensors showed is turned too.
+        A move made fixes the way round."""
         straight, round_ = self._agrees(self.start, pieces), self._agrees(self.start, _turned(pieces))
+        if straight == round_ and len(pieces) >= 8:
+            agree = sum(self.start.piece_at(square) == piece for square, piece in pieces.items())
+            agree_turned = sum(self.start.piece_at(63 - square) == piece for square, piece in pieces.items())
+            few, most = sorted((agree, agree_turned))
+            if 4 * few <= len(pieces) <= 4 * most / 3:
+                straight, round_ = agree > agree_turned, agree_turned > agree
         if straight == round_:
             return False
         self._detect_rotation = False
         if round_:
-            self.rotated = True
-            self._occupied, self._pieces = _turned_bits(self._occupied), _turned(self._pieces)
-            self._lifted_at, self._placed_at = _turned(self._lifted_at), _turned(self._placed_at)
-            self._left_at = _turned(self._left_at)
-            self._rebase()
+            self._turn()
         return round_
+
+    def _new_game_turned(self) -> bool:
+        """Were the pieces of a new game set up the other way round from the last game's (players who change
+        colours turn the board)? Nearly all of eight or more pieces named stand on the other colour's half."""
+        named = self._pieces
+        other_half = sum((chess.square_rank(square) < 4) != piece.color for square, piece in named.items())
+        return len(named) >= 8 and 4 * other_half >= 3 * len(named)
+
+    def _turn(self) -> None:
+        """The board is turned round from how it was read: what the sensors showed so far turns too."""
+        self.rotated = not self.rotated
+        self._occupied, self._pieces = _turned_bits(self._occupied), _turned(self._pieces)
+        self._lifted_at, self._placed_at = _turned(self._lifted_at), _turned(self._placed_at)
+        self._left_at = _turned(self._left_at)
+        self._rebase()
 
     # ---------------------------------------------------------------- classification
 
@@ -1416,8 +1447,12 @@ class Recognizer(Overlap):
 
     def commit_open(self) -> None:
         self._detect_rotation = False
-        board, move = self._board, self._open
+        board, move, press = self._board, self._open, self._promotion
         assert move is not None  # the table commits only an open move
+        if move.promotion and press is not None and press.spare and move.to_square not in self._pieces and (
+                not _promotions(after_move(board, move))):
+            move = chess.Move(move.from_square, move.to_square, press.piece)  # the other side cannot use it:
+            self._promotion = press._replace(spare=False)  # the mover's second thoughts, the later press wins
         board.push(move)
         self._made_at.append(self._t)
         self._out.append(MoveRecognized(move=move, ply=len(board.move_stack), t=self._t, line=self._line,
@@ -1480,6 +1515,9 @@ class Recognizer(Overlap):
 
     def start_new_game(self) -> None:
         self.archive.append(self._pgn(None))
+        if self._detects_rotation and self._new_game_turned():
+            self._turn()
+        self._detect_rotation = self._detects_rotation
         self.start, named = self._set_up_start(), self._pieces
         self._reset_game(self.start)
         if self._agrees(self.start, named):
