@@ -1451,13 +1451,13 @@ class Recognizer(Overlap):
         assert move is not None  # the table commits only an open move
         if move.promotion and press is not None and press.spare and move.to_square not in self._pieces and (
                 not _promotions(after_move(board, move))):
-            move = chess.Move(move.from_square, move.to_square, press.piece)  # the other side cannot use it:
-            self._promotion = press._replace(spare=False)  # the mover's second thoughts, the later press wins
+            # no promotion of theirs can use it: the mover's second thoughts, the later press chooses
+            move = chess.Move(move.from_square, move.to_square, press.piece)
+            press = press._replace(spare=False)
         board.push(move)
         self._made_at.append(self._t)
         self._out.append(MoveRecognized(move=move, ply=len(board.move_stack), t=self._t, line=self._line,
                                         index=self._line.append(move)))
-        press = self._promotion
         if press is not None and (self._first_shown > press.nth or (move.promotion and not press.spare)):
             self._promotion = None  # pressed before this move (or the first it replaced) showed, or for it
         self._open = None
