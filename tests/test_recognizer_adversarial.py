@@ -1530,29 +1530,29 @@ def test_a_new_game_set_up_the_other_way_round_is_read_that_way() -> None:
     assert games == [["e2e4", "e7e5"], ["d2d4", "d7d5"]]
 
 
-def test_a_dump_in_the_middle_of_a_takeback_changes_nothing() -> None:
+# the capture, its position, its events, the square its piece goes back to, the move made instead, the reply
+DUMP_MID_TAKEBACK = {
+    "cxb8=Q": ("1r6/2P3k1/8/8/8/8/8/K7 w - - 0 1", [lift("c7", 1), lift("b8", 2), place("b8", 3)], "c7",
+               [press("promote_n", 8.1), lift("c7", 9.1), place("c8", 10.1)], ("g7", "g6"), ["c8=N", "Kg6"]),
+    "Rxb8+": ("1r4k1/8/8/8/8/8/8/1R4K1 w - - 0 1", [lift("b8", 1), lift("b1", 2), place("b8", 3)], "b1",
+              [lift("b1", 9.1), place("b2", 10.1)], ("g8", "g7"), ["Rb2", "Kg7"]),
+}
+
+
+@pytest.mark.parametrize("capture_san", sorted(DUMP_MID_TAKEBACK))
+def test_a_dump_in_the_middle_of_a_takeback_changes_nothing(capture_san: str) -> None:
     """Found failing (the fifty-eighth outside generator, promotions): cxb8=Q taken back, the queen lifted
     and the rook put back while the pawn was still in hand, shows the occupancy after the capture, and a
     presence dump then (or a board sending its last snapshot again) was read as the board at rest in the
     game's position: what the hands had done was forgotten, and the pawn put back on c7 read as misplaced.
     A dump that shows only what the sensors showed already now changes nothing."""
-    fen = "1r6/2P3k1/8/8/8/8/8/K7 w - - 0 1"
+    fen, capture, origin, instead, (king_from, king_to), expected = DUMP_MID_TAKEBACK[capture_san]
     board = chess.Board(fen)
-    board.push_san("cxb8=Q")
+    board.push_san(capture_san)
     dump = BoardSnapshot(occupied=board.occupied, t=6.4)
-    capture = [lift("c7", 1), lift("b8", 2), place("b8", 3), press("white", 3.6)]
-    taken_back = [lift("b8", 5.1), place("b8", 6.1), dump, place("c7", 7.1)]
-    again = [press("promote_n", 8.1), lift("c7", 9.1), place("c8", 10.1), press("white", 10.7),
-             lift("g7", 11.7), place("g6", 12.7)]
-    assert moves_made(fen, [*capture, *taken_back, *again]) == ["c8=N", "Kg6"]
-    rook_fen = "1r4k1/8/8/8/8/8/8/1R4K1 w - - 0 1"
-    board = chess.Board(rook_fen)
-    board.push_san("Rxb8+")
-    dump = BoardSnapshot(occupied=board.occupied, t=6.4)
-    capture = [lift("b8", 1), lift("b1", 2), place("b8", 3), press("white", 3.6)]
-    taken_back = [lift("b8", 5.1), place("b8", 6.1), dump, place("b1", 7.1)]
-    again = [lift("b1", 9.1), place("b2", 10.1), press("white", 10.7), lift("g8", 11.7), place("g7", 12.7)]
-    assert moves_made(rook_fen, [*capture, *taken_back, *again]) == ["Rb2", "Kg7"]
+    taken_back = [lift("b8", 5.1), place("b8", 6.1), dump, place(origin, 7.1)]
+    reply = [press("white", 10.7), lift(king_from, 11.7), place(king_to, 12.7)]
+    assert moves_made(fen, [*capture, press("white", 3.6), *taken_back, *instead, *reply]) == expected
 
 
 def test_a_promotion_button_pressed_while_a_quick_capture_waits_to_be_read_is_the_replys() -> None:
