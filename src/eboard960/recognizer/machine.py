@@ -869,10 +869,11 @@ class Recognizer(Overlap):
         or, when a set-up still has a piece wrong (a spare one, two swapped, one misplaced), nearly all of
         eight or more agree one way and hardly any the other; turned, what the sensors showed is turned too.
         A move made fixes the way round."""
-        straight, round_ = self._agrees(self.start, pieces), self._agrees(self.start, _turned(pieces))
+        turned = _turned(pieces)
+        straight, round_ = self._agrees(self.start, pieces), self._agrees(self.start, turned)
         if straight == round_ and len(pieces) >= 8:
-            agree = sum(self.start.piece_at(square) == piece for square, piece in pieces.items())
-            agree_turned = sum(self.start.piece_at(63 - square) == piece for square, piece in pieces.items())
+            agree, agree_turned = (sum(self.start.piece_at(square) == piece for square, piece in way.items())
+                                   for way in (pieces, turned))
             few, most = sorted((agree, agree_turned))
             if 4 * few <= len(pieces) <= 4 * most / 3:
                 straight, round_ = agree > agree_turned, agree_turned > agree
