@@ -8,7 +8,7 @@ the sensors show; each event is classified against the legal continuations
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, NamedTuple, TypeVar, cast
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 import chess
 
@@ -24,6 +24,7 @@ from eboard960.events import (
     PiecePlaced,
     SquareEvent,
 )
+from eboard960.recognizer.dumps import Dumps, is_unpromoted_pawn, offline_line
 from eboard960.recognizer.evidence import (
     BOUNCE_SECONDS,
     CAPTURE_SECONDS,
@@ -43,11 +44,8 @@ from eboard960.recognizer.explain import (
     matching_moves,
     occupancy_after,
     shape_of,
-    successors,
-    touched_squares,
     with_promotions,
 )
-from eboard960.recognizer.overlap import Overlap
 from eboard960.recognizer.reports import (
     DrawClaimable,
     GameOver,
@@ -101,43 +99,6 @@ def _repetition_key(board: chess.Board) -> tuple[object, ...]:
             board.occupied_co[chess.WHITE], board.turn, board.clean_castling_rights(), ep)
 
 
-V = TypeVar("V")
-
-
-def _turned(squares: dict[chess.Square, V]) -> dict[chess.Square, V]:
-    """A map of squares as a board turned round reports them."""
-    return {63 - square: value for square, value in squares.items()}
-
-
-def _turned_bits(occupied: chess.Bitboard) -> chess.Bitboard:
-    """An occupancy as a board turned round reports it."""
-    return chess.flip_vertical(chess.flip_horizontal(occupied))
-
-
-def _is_unpromoted_pawn(square: chess.Square, piece: chess.Piece | None) -> bool:
-    """Is `piece` a pawn named on the last rank: a promoting pawn not yet swapped, which names no piece?"""
-    on_last_rank = bool(chess.BB_SQUARES[square] & chess.BB_BACKRANKS)
-    return on_last_rank and piece is not None and piece.piece_type == chess.PAWN
-
-
-def _offline_line(board: chess.Board, occupied: chess.Bitboard,
-                  pieces: dict[chess.Square, chess.Piece]) -> list[chess.Move] | None:
-    """The moves made while the link was down that lead from `board` to a resync snapshot: up to three (a
-    longer drop; which order they came in is a guess)."""
-    line = successors(board, occupied, pieces, depth=2) or successors(board, occupied, pieces, depth=3,
-                                                                      narrow=True)
-    if line is None and occupied.bit_count() == board.occupied.bit_count():
-        # no capture, so the line may empty a square and fill it again; with one, such a line would
-        # explain a piece in hand by the other side's capture in between
-        line = successors(board, occupied, pieces, depth=3, keep=_no_round_trip)
-    return line
-
-
-def _no_round_trip(line: list[chess.Move]) -> bool:
-    """Is no piece moved out and back? That explains nothing but the other side's move out of turn."""
-    return not (len(line) == 3 and line[2].from_square == line[0].to_square
-                and line[2].to_square == line[0].from_square)
-
 
 def _in_start(rank: str, named: dict[chess.Square, chess.Piece]) -> bool:
     """Does the Chess960 start whose first rank is `rank` (letters, a to h) have each of the `named` pieces,
@@ -166,7 +127,7 @@ def _promotions(board: chess.Board) -> list[chess.Move]:
     return list(board.generate_legal_moves(from_mask=pawns)) if pawns else []
 
 
-class Recognizer(Overlap):
+class Recognizer(Dumps):
     """Turns square events into moves; `feed` returns the reports each event causes.
 
     >>> rec = Recognizer(518)
@@ -177,14 +138,12 @@ class Recognizer(Overlap):
 
     mode: Mode
     # typed here: methods above `_reset_game`, which sets them, assign them first
-    _after_open: chess.Board | None
     _open_theirs: chess.Bitboard
     _open_shapes: tuple[CastlingShape, ...] | None
     _fix: tuple[frozenset[chess.Square], frozenset[chess.Square]] | None
     # the squares to fill of a board misplaced at a reconnect, moves made offline perhaps behind it
     _misplaced_offline: chess.Bitboard | None
     _either_press: chess.PieceType | None
-    _lift_on_unseen: PieceLifted | None
 
     def __init__(self, start: chess.Board | int = 518, *, takebacks: bool = True,
                  rotated: bool | None = None) -> None:
@@ -307,7 +266,7 @@ class Recognizer(Overlap):
         """Does a place of `piece` on `square` name a piece other than the one standing there: one piece
         replacing another in a single report (a board that skips the victim's empty state)?"""
         return bool(self._occupied & chess.BB_SQUARES[square]) and piece is not None and (
-            not _is_unpromoted_pawn(square, piece) and piece != self._piece_expected(square))
+            not is_unpromoted_pawn(square, piece) and piece != self._piece_expected(square))
 
     def _decide_pending(self, event: SquareEvent | None) -> None:
         """The event after the other side's lift, after a capture undone victim first, or after the mover's
@@ -483,7 +442,7 @@ class Recognizer(Overlap):
         self._settle(after_lift=True)
 
     def _place(self, square: chess.Square, piece: chess.Piece | None) -> None:
-        if _is_unpromoted_pawn(square, piece):
+        if is_unpromoted_pawn(square, piece):
             piece = None  # the button's piece or a queen it is
         if self._detect_rotation and piece and self._sets_up_turned(square, {**self._pieces, square: piece}):
             square = 63 - square  # the set-up just completed shows the board turned round
@@ -710,195 +669,6 @@ class Recognizer(Overlap):
         self._promotion = None
         self._rechoose(piece)
 
-    def _snapshot(self, snapshot: BoardSnapshot) -> None:
-        occupied = snapshot.occupied
-        pieces = {square: piece for square, piece in snapshot.pieces.items()
-                  if not _is_unpromoted_pawn(square, piece)}
-        if self.rotated:
-            occupied, pieces = _turned_bits(occupied), _turned(pieces)
-        if self._detect_rotation and pieces and self._turned_round(pieces):
-            occupied, pieces = _turned_bits(occupied), _turned(pieces)
-        resync, self._resync = self._resync, False
-        reconnected, self._reconnected = self._reconnected, False
-        if not reconnected and occupied == self._occupied and all(
-                self._pieces.get(square) == piece for square, piece in pieces.items()):
-            return  # what the sensors showed already: a dump mid-move (a takeback's) changes nothing
-        if resync:
-            self._unseen_capture = self._held_capture = self._lift_on_unseen = None  # the snapshot shows it
-            if self._sets_down_swapped(occupied):
-                self._report_changes(occupied, pieces, snapshot.t)  # read as the places it stands for
-                return
-        if not resync and self.mode is not Mode.GAME_OVER and not (
-                occupied == self._occupied and self._shows_expected(occupied, pieces)):
-            self._report_changes(occupied, pieces, snapshot.t)  # reports were lost, or the board sends
-            return  # only snapshots (a dump showing what the events did, mid-move, reports nothing)
-        self._decide_pending(snapshot)
-        self._t = snapshot.t
-        sensed, known = self._occupied, self._pieces
-        self._occupied, self._pieces = occupied, pieces
-        self._index += 1
-        if self.mode is Mode.GAME_OVER and occupied == START_OCCUPANCY:
-            self._fire("set_up")
-            return
-        if self._shows_expected(occupied, pieces):  # nothing moved: nobody's first event
-            if self.mode is not Mode.GAME_OVER:
-                self._rebase()
-            if self.mode is Mode.ILLEGAL:
-                self._fire("restore")
-            return
-        self._late_promotion, self._either_press = False, None
-        if self.mode is Mode.GAME_OVER:
-            return
-        expected = self.expected
-        if self._open is not None and occupied == self._board.occupied and self._agrees(self._board, pieces):
-            self._rebase()
-            self._fire("retract")  # the open move was put back while the link was down
-            return
-        line = None
-        if self._open is not None:  # keep the move already seen if the snapshot allows it
-            after = _offline_line(self._after(), occupied, pieces)
-            line = None if after is None else [self._open, *after]
-        if line is None and not self._open_stands(occupied):
-            line = _offline_line(self._board, occupied, pieces)
-        if line is not None:
-            if self._open is not None:  # made as the line's first move: no longer open, nor replacing any
-                press = self._promotion
-                if press is not None and press.nth >= self._first_shown and not self._open.promotion:
-                    self._promotion = press._replace(nth=self._index)  # for the line's promotion, made now
-                self._open = None
-                self._after_open = None
-                self._alternatives = []
-            self._make_line(line, open_last=True)  # a button pressed before the drop chooses a promotion
-            return
-        if occupied == START_OCCUPANCY:
-            self._set_up()
-            return
-        if is_partial(expected, occupied) or (self._open is not None and is_partial(self._board, occupied)):
-            self._occupied, self._pieces = sensed, known
-            self._report_changes(occupied, pieces, snapshot.t)  # a move caught halfway after a reconnect
-            return
-        self._rebase()
-        self._verdict = self._illegal(expected)
-        self._fire("misplace")
-        self._misplaced_offline = sum(chess.BB_SQUARES[square] for square in self._verdict.to_fill)
-
-    def _open_stands(self, occupied: chess.Bitboard) -> bool:
-        """Does a reconnect's snapshot show the open move on all its squares, with the difference elsewhere?
-        A piece knocked while the link was down is then misplaced; it is no reason to read the move the
-        events showed as another one, changed unseen (a change of mind moves the open move's pieces)."""
-        move = self._open
-        if move is None or self._open_kind is Mode.PROVISIONAL:
-            return False  # a king step may have become a castling, whose rook squares lie elsewhere
-        emptied, filled = touched_squares(self._board, move)
-        differs = occupied ^ self._after().occupied
-        return bool(differs) and not differs & (emptied | filled)
-
-    def _sets_down_swapped(self, occupied: chess.Bitboard) -> bool:
-        """Does a reconnect's snapshot fill again just the squares of the mover's king and a rook that were in
-        hand together when the link dropped, squares a transposition castling swaps? The spec's king and
-        rook in hand together: the castling, finished while the link was down, though the occupancy is the
-        game's."""
-        if self.mode is not Mode.PLAYING or self._open is not None or occupied != self._board.occupied:
-            return False
-        returned = occupied & ~self._occupied
-        segment = self._segment
-        return any(shape.is_transposition and returned == shape.pair
-                   and segment.held_together(shape.king_from, shape.rook_from) for shape in self._shapes)
-
-    def _shows_expected(self, occupied: chess.Bitboard, pieces: dict[chess.Square, chess.Piece]) -> bool:
-        expected = self.expected
-        return occupied == expected.occupied and self._agrees(expected, pieces)
-
-    def _report_changes(
-        self, occupied: chess.Bitboard, pieces: dict[chess.Square, chess.Piece], t: float
-    ) -> None:
-        """Read a snapshot's change from what the sensors showed as the reports that make it, lifts first,
-        each taken as an event of its own: a board that sends only snapshots (or one whose reports were cut
-        on the wire) then reads as one that reports each change, and a move under way goes on."""
-        sensed = self._occupied
-        if self._early_lift is not None:
-            sensed &= ~chess.BB_SQUARES[self._map(self._early_lift[0].square)]  # lifted, its reading held
-        changed = [square for square in chess.scan_forward(sensed & occupied)
-                   if pieces.get(square) not in (None, self._piece_expected(square))
-                   and self._may_come(square, pieces[square], occupied)]
-        for held in (self._paused, self._shared):
-            if held is not None:
-                sensed |= chess.BB_SQUARES[self._map(held.square)]  # placed, its reading held
-        lifts: list[PieceLifted | PiecePlaced] = [PieceLifted(square=self._map(square), t=t)
-                 for square in [*chess.scan_forward(sensed & ~occupied), *changed]]
-        places = [PiecePlaced(square=self._map(square), piece=pieces.get(square), t=t)
-                  for square in [*chess.scan_forward(occupied & ~sensed), *changed]]
-        for event in [*lifts, *places]:
-            if self._map(event.square) in changed:
-                self._step(event)  # a piece named anew: no hand, nothing to hold back
-            else:
-                self._take(event)
-        for square in [square for square in self._pieces if square not in pieces]:
-            del self._pieces[square]  # a name the board no longer gives (an earlier dump's) may be stale
-
-    def _may_come(self, square: chess.Square, piece: chess.Piece, occupied: chess.Bitboard) -> bool:
-        """Can `piece` be what a snapshot names on `square`, which stood full: a piece in hand, one of the
-        side to move that can go there (placed before its lift), a promotion's, or one taken earlier put
-        back? Else the name is a misread of the piece standing there, no change; unless the game is over and
-        a set-up may be under way."""
-        expected = self.expected
-        kind, colour = piece.piece_type, piece.color
-        in_hand = expected.occupied & ~occupied
-        promoting = kind != chess.KING and (
-            expected.pieces_mask(chess.PAWN, colour) & in_hand
-            or (expected.promoted & chess.BB_SQUARES[square] and expected.color_at(square) == colour))
-        if self.mode is Mode.GAME_OVER or promoting or expected.pieces_mask(kind, colour) & in_hand:
-            return True
-        if colour == expected.turn and any(
-                move.promotion == kind or expected.piece_type_at(move.from_square) == kind
-                for move in expected.generate_legal_moves(to_mask=chess.BB_SQUARES[square])):
-            return True  # placed before its lift
-        return len(self._board.root().pieces(kind, colour)) > len(expected.pieces(kind, colour))
-
-    def _sets_up_turned(self, square: chess.Square, named: dict[chess.Square, chess.Piece]) -> bool:
-        """Does a piece placed on `square` complete a set-up of the start position turned round: its
-        occupancy, every piece `named` (a board that names pieces names each one set up), agreeing with the
-        start that way round only? A touch that names one piece decides nothing."""
-        filled, start = self._occupied | chess.BB_SQUARES[square], self.start.occupied
-        return (filled in (start, _turned_bits(start)) and len(named) == start.bit_count()
-                and self._turned_round(named))
-
-    def _turned_round(self, pieces: dict[chess.Square, chess.Piece]) -> bool:
-        """Is the board turned round? Decided once the pieces identified so far agree with the start position
-        one way round and not the other (a board being set up, or an empty first dump, decides nothing yet),
-        or, when a set-up still has a piece wrong (a spare one, two swapped, one misplaced), nearly all of
-        eight or more agree one way and hardly any the other; turned, what the sensors showed is turned too.
-        A move made fixes the way round."""
-        turned = _turned(pieces)
-        straight, round_ = self._agrees(self.start, pieces), self._agrees(self.start, turned)
-        if straight == round_ and len(pieces) >= 8:
-            agree, agree_turned = (sum(self.start.piece_at(square) == piece for square, piece in way.items())
-                                   for way in (pieces, turned))
-            few, most = sorted((agree, agree_turned))
-            if 4 * few <= len(pieces) <= 4 * most / 3:
-                straight, round_ = agree > agree_turned, agree_turned > agree
-        if straight == round_:
-            return False
-        self._detect_rotation = False
-        if round_:
-            self._turn()
-        return round_
-
-    def _new_game_turned(self) -> bool:
-        """Were the pieces of a new game set up the other way round from the last game's (players who change
-        colours turn the board)? Nearly all of eight or more pieces named stand on the other colour's half."""
-        named = self._pieces
-        other_half = sum((chess.square_rank(square) < 4) != piece.color for square, piece in named.items())
-        return len(named) >= 8 and 4 * other_half >= 3 * len(named)
-
-    def _turn(self) -> None:
-        """The board is turned round from how it was read: what the sensors showed so far turns too."""
-        self.rotated = not self.rotated
-        self._occupied, self._pieces = _turned_bits(self._occupied), _turned(self._pieces)
-        self._lifted_at, self._placed_at = _turned(self._lifted_at), _turned(self._placed_at)
-        self._left_at = _turned(self._left_at)
-        self._rebase()
-
     # ---------------------------------------------------------------- classification
 
     def _settle(self, after_lift: bool, *, knock: bool = False) -> None:
@@ -966,7 +736,7 @@ class Recognizer(Overlap):
         if to_fill is None or self.mode is not Mode.ILLEGAL or self._open is not None or (
                 self._occupied == self._board.occupied) or not to_fill & chess.BB_SQUARES[placed]:
             return False  # not a piece put back where the report asked: the hands went on with the game
-        line = _offline_line(self._board, self._occupied, self._pieces)
+        line = offline_line(self._board, self._occupied, self._pieces)
         if line is None:
             return False
         self._make_line(line, open_last=True)
@@ -983,6 +753,14 @@ class Recognizer(Overlap):
         self._segment_open.rest()
         if self._open is not None:
             self._fire("retract")
+
+    def _misplace(self) -> None:
+        """The board shows what no continuation explains: report the squares to fix to get back to the
+        expected position, and keep those to fill (a reconnect's may show moves made meanwhile)."""
+        self._rebase()
+        self._verdict = self._illegal(self.expected)
+        self._fire("misplace")
+        self._misplaced_offline = sum(chess.BB_SQUARES[square] for square in self._verdict.to_fill)
 
     def _set_up(self) -> None:
         """The pieces were set up again: a move still open when that began was made first."""
