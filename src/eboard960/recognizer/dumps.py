@@ -66,7 +66,6 @@ class Dumps(Overlap):
     rotated: bool  # the board is turned round: black nearest the connector
     _detect_rotation: bool  # the way round may still be told, before the game's first move
     _reconnected: bool  # the link dropped since the last snapshot: reports may be lost
-    _index: int  # events read so far
     _first_shown: int  # the event that showed the open move, or the first one it replaced
     _after_open: chess.Board | None
     _late_promotion: bool

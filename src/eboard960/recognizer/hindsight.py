@@ -46,6 +46,7 @@ class Hindsight:
 
     mode: Mode
     _t: float
+    _index: int  # events read so far
     _board: chess.Board  # the committed moves
     _occupied: chess.Bitboard  # what the sensors show
     _pieces: dict[chess.Square, chess.Piece]  # pieces the board identified
@@ -219,6 +220,8 @@ class Hindsight:
         moved = board.piece_at(last.to_square)
         if castled or self._pieces.get(last.to_square, moved) != moved:
             return  # a castling half's partner is `_castling_completed`'s; a piece named there took it
+        if self._takes_instead(last, square, lifted_at):
+            return
         if shown is not None:
             self._fire("retract")
         if self.mode is Mode.ILLEGAL:
@@ -229,6 +232,18 @@ class Hindsight:
         for segment in (self._segment, self._segment_open):  # what is in hand now was lifted
             for lifted in chess.scan_forward(segment.base & ~self._occupied):
                 segment.note_lift(lifted, self._occupied, self._t)
+
+    def _takes_instead(self, last: chess.Move, square: chess.Square, lifted_at: float) -> bool:
+        """Is the piece on `square`, taken up while the last move's piece was in hand and back within a
+        bounce, that piece landing there instead: a capture made own piece first, the piece passing over
+        its first landing (a slide), now set down on its victim's square? Its piece is in hand again and
+        the capture from its origin is legal; the board at rest then shows the capture (`_lost_line`)."""
+        if self._occupied & chess.BB_SQUARES[last.to_square] or not lifted_at <= self._placed_at.get(
+                last.to_square, -math.inf):
+            return False
+        before = self._board.copy(stack=1)
+        before.pop()
+        return any(before.generate_legal_moves(chess.BB_SQUARES[last.from_square], chess.BB_SQUARES[square]))
 
     def _captures_instead(self, event: SquareEvent | None) -> bool:
         """Is `event` the open move's piece, picked up again, landing on the square of the other side's
@@ -671,23 +686,39 @@ class Hindsight:
         if redo is None:
             return False
         before = redo[0]
+        if before.occupied.bit_count() == self._occupied.bit_count() and not self._knocked_off(before, last):
+            return False  # no piece short: only a piece knocked onto the last move's square misled
         made = len(before.move_stack)
         line = self._hands_line(before, self._made_at[made - 1] if made else -math.inf, instead=last)
         if line is None:
             return False
         self._fire("take_back")
+        if last.promotion:  # the piece chosen for the promotion changed is the one still in hand
+            self._promotion = PromotionPress(last.promotion, self._index, spare=False)
         self._make_line(line, open_last=True)
         return True
+
+    def _knocked_off(self, before: chess.Board, last: chess.Move) -> bool:
+        """Did a piece of the other side leave its square while the last move's piece was in hand, and come
+        back after that move's square emptied again: knocked off onto the square the move was read to and
+        put back? That move was none; its piece landed later."""
+        left_at, placed_at = self._left_at, self._placed_at
+        lifted, landed = left_at.get(last.from_square, math.inf), placed_at.get(last.to_square, math.inf)
+        picked_up = left_at.get(last.to_square, math.inf)
+        theirs = before.occupied_co[not before.turn] & self._occupied
+        return any(lifted < left_at.get(square, -math.inf) <= landed  # a lift held till the landing: at it
+                   and placed_at.get(square, -math.inf) >= picked_up for square in chess.scan_forward(theirs))
 
     def _hands_line(
         self, board: chess.Board, since: float, *, instead: chess.Move | None = None
     ) -> list[chess.Move] | None:
-        """Up to three legal moves from `board` after which it reads as the sensors do, a piece or two short,
-        made one after another since `since`: each from a square lifted and to a square filled after the one
-        before (a landing at `since` finished the move made then), none landing a second before its lift. With
-        `instead`, the line begins with a change of mind: another move of its piece from its origin, that
-        piece picked up again after it landed and set down after that."""
-        if not 0 < board.occupied.bit_count() - self._occupied.bit_count() <= 2:
+        """Up to three legal moves from `board` after which it reads as the sensors do, a piece or two short
+        (or none, with `instead`), made one after another since `since`: each from a square lifted and to a
+        square filled after the one before (a landing at `since` finished the move made then), none landing a
+        second before its lift. With `instead`, the line begins with a change of mind: another move of its
+        piece from its origin, that piece picked up again after it landed and set down after that."""
+        short = board.occupied.bit_count() - self._occupied.bit_count()
+        if not (0 < short <= 2 or (short == 0 and instead is not None)):
             return None
         left_at, placed_at = self._left_at, self._placed_at
         lifted = sum(chess.BB_SQUARES[square] for square, t in left_at.items() if t >= since)
@@ -711,7 +742,7 @@ class Hindsight:
             first, landed = line[0], placed_at.get(instead.to_square, math.inf)
             picked_up = left_at.get(instead.to_square, -math.inf)
             return first.from_square == instead.from_square and first != instead and (
-                placed_at.get(first.to_square, -math.inf) > picked_up > landed)
+                placed_at.get(first.to_square, -math.inf) >= picked_up > landed)  # or in one scan
 
         def kept(line: list[chess.Move]) -> bool:
             return one_after_another(line) and (instead is None or changed_mind(line))
@@ -755,7 +786,7 @@ class Hindsight:
         return None if line is None or line[0] == last else (before, line)
 
     def _replaced_line(
-        self, before: chess.Board, plies: tuple[int, ...], seen: tuple[int, int]
+        self, before: chess.Board, plies: tuple[int, ...], seen: tuple[int, int, int]
     ) -> list[chess.Move] | None:
         """A line from `before` that begins with an open move the last move replaced and that the board
         shows as the hands were seen making it, no less than the line through the last move (`seen`): the
@@ -810,14 +841,18 @@ class Hindsight:
 
         return seen
 
-    def _as_seen(self, line: list[chess.Move]) -> tuple[int, int]:
+    def _as_seen(self, line: list[chess.Move]) -> tuple[int, int, int]:
         """Of two lines the board shows, the one the hands were seen making: the more squares `_touched`, then
-        the more of its moves whose piece left its square after the move before it left (a line made in an
-        order no hand made it puts moves out of the order they were played in)."""
-        lifted = self._lifted_at
+        the fewer captures of a piece the line's move before had set down where no second piece was seen
+        landing (one piece set down there, not two), then the more of its moves whose piece left its square
+        after the move before it left (a line made in an order no hand made it puts moves out of the order
+        they were played in)."""
+        lifted, landings = self._lifted_at, self._segment.landings
         in_order = sum(lifted.get(move.from_square, -1.0) >= lifted.get(before.from_square, -1.0)
                        for before, move in pairwise(line))
-        return self._touched(line), in_order
+        unseen = sum(move.to_square == before.to_square and landings.get(move.to_square, 0) <= 1
+                     for before, move in pairwise(line))
+        return self._touched(line), -unseen, in_order
 
     def _touched(self, line: list[chess.Move]) -> int:
         """How many of the squares `line` moves from and to were emptied since the last clock press (or were

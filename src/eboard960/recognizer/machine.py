@@ -683,7 +683,8 @@ class Recognizer(Dumps):
             if not unexplained and self._t - self._misplaced_at <= BOUNCE_SECONDS:
                 self._fire("restore")  # misplaced only for a flicker (a slide, a straddle): the move goes on
                 return
-        if unexplained and (self._misread_capture() or self._misread_correction() or self._moved_together()):
+        if unexplained and (self._misread_capture() or self._misread_correction() or self._moved_together()
+                            or self._lost_line()):
             return
         if verdict is NOTHING:
             if not after_lift:
