@@ -220,7 +220,7 @@ class Hindsight:
         moved = board.piece_at(last.to_square)
         if castled or self._pieces.get(last.to_square, moved) != moved:
             return  # a castling half's partner is `_castling_completed`'s; a piece named there took it
-        if self._takes_instead(last, square, lifted_at):
+        if self._slid_into_capture(last, square, lifted_at):
             return
         if shown is not None:
             self._fire("retract")
@@ -233,7 +233,7 @@ class Hindsight:
             for lifted in chess.scan_forward(segment.base & ~self._occupied):
                 segment.note_lift(lifted, self._occupied, self._t)
 
-    def _takes_instead(self, last: chess.Move, square: chess.Square, lifted_at: float) -> bool:
+    def _slid_into_capture(self, last: chess.Move, square: chess.Square, lifted_at: float) -> bool:
         """Is the piece on `square`, taken up while the last move's piece was in hand and back within a
         bounce, that piece landing there instead: a capture made own piece first, the piece passing over
         its first landing (a slide), now set down on its victim's square? Its piece is in hand again and
@@ -670,7 +670,9 @@ class Hindsight:
         lift, a bounce between, a change of mind into a capture, its victim taken first, read as the other
         side's reply) and whose victims counted as pieces in hand: the game two or three moves on; or, the
         last move made since the last press, the game before it with that move's piece gone elsewhere from
-        its origin and up to two moves more. They are made (the last move taken back first), the last open."""
+        its origin and up to two moves more (with no piece short, only if a piece of the other side was
+        knocked onto the last move's square and put back, `_knocked_off`). They are made (the last move taken
+        back first), the last open."""
         if self._open is not None or self.mode is not Mode.PLAYING:
             return False
         board = self._board
