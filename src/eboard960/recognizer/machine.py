@@ -99,7 +99,6 @@ def _repetition_key(board: chess.Board) -> tuple[object, ...]:
             board.occupied_co[chess.WHITE], board.turn, board.clean_castling_rights(), ep)
 
 
-
 def _in_start(rank: str, named: dict[chess.Square, chess.Piece]) -> bool:
     """Does the Chess960 start whose first rank is `rank` (letters, a to h) have each of the `named` pieces,
     on start squares, where it stands?"""
@@ -143,7 +142,6 @@ class Recognizer(Dumps):
     _fix: tuple[frozenset[chess.Square], frozenset[chess.Square]] | None
     # the squares to fill of a board misplaced at a reconnect, moves made offline perhaps behind it
     _misplaced_offline: chess.Bitboard | None
-    _either_press: chess.PieceType | None
 
     def __init__(self, start: chess.Board | int = 518, *, takebacks: bool = True,
                  rotated: bool | None = None) -> None:
