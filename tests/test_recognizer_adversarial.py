@@ -2219,3 +2219,30 @@ def test_a_knight_slid_through_the_square_the_open_capture_left_is_no_recapture_
     events = [lift("e7", 1.0), lift("b4", 1.977), place("b4", 3.066), place("e7", 4.761), lift("e6", 4.897),
               place("f8", 5.031), lift("e7", 5.184)]
     assert moves_made(fen, events) == ["Bxb4", "Nf8"]
+
+
+def test_a_capturer_waiting_by_its_victim_on_a_square_it_cannot_stop_on_takes_it() -> None:
+    """Found failing (the sixty-fourth outside generator): the rook slides a1-a4 and on, across two squares,
+    to b5, where it cannot go; the pawn on a6 is lifted and the rook set down there. The victim's lift made
+    Ra4 final, the last legal square passed. A piece standing where it cannot stop is still moving; the
+    other side's move is still read when the rook goes back to a4 instead."""
+    fen = "4k3/8/p7/8/8/8/8/R3K3 w - - 0 1"
+    events = [lift("a1", 1), place("a4", 1.5), place("b5", 1.8), lift("a4", 1.88), lift("a6", 2.08),
+              lift("b5", 2.38)]
+    assert moves_made(fen, [*events, place("a6", 2.68)]) == ["Rxa6"]
+    assert moves_made(fen, [*events, place("a4", 2.6), place("a5", 3.9), lift("e1", 4), place("d2", 5)]) == [
+        "Ra4", "a5", "Kd2"]
+
+
+def test_a_reply_slid_across_the_square_a_change_of_mind_could_reach_takes_the_move_first_read() -> None:
+    """Found failing (the sixty-fourth outside generator): Nd2, then Black's knight takes it victim first,
+    slid from c4 across c3 (filled 30 ms before c4 empties, emptied 0.1 s after d2 fills). c3 read as
+    White's change of mind, Nc3, and the knight's landing as Nd2. Lifted that soon, c3 was the slide's;
+    the same c3 lifted a second later, or its piece landing next where it can go, is White's knight."""
+    fen = "4k3/p7/8/8/2n5/8/P7/1N2K3 w - - 0 1"
+    events = [lift("b1", 1.0), place("d2", 1.8), lift("d2", 3.8), place("c3", 4.4), lift("c4", 4.43),
+              place("d2", 4.73)]
+    straddled = [lift("c3", 4.83), press("black", 5.5), lift("a2", 7), place("a3", 7.5)]
+    assert moves_made(fen, [*events, *straddled]) == ["Nd2", "Nxd2", "a3"]
+    assert moves_made(fen, [*events, lift("c3", 5.8), place("b5", 6.5)]) == ["Nc3", "Nd2", "Nb5"]
+    assert moves_made(fen, [*events, lift("c3", 4.83), place("b5", 5.5)]) == ["Nc3", "Nd2", "Nb5"]

@@ -263,6 +263,41 @@ class Hindsight:
         return ((in_hand or replaced) and ours and lifted_there
                 and bool(with_promotions(board, move.from_square, square)))
 
+    def _straddled_reply(self, lifted_at: float, event: SquareEvent | None) -> bool:
+        """The other side's lift at `lifted_at`, within a scan of the open move's landing, empties the square
+        whose fill, within a scan before the open move's piece left the square beside it, read the last move
+        as a change of mind: that piece was slid, set down across both squares, and the last move's piece
+        taken first as its victim. The move before the change of mind is made, the open move its capture;
+        not if `event` lands the piece lifted where it can go (a quick reply)."""
+        move, board, left_at, placed_at = self._open, self._board, self._left_at, self._placed_at
+        assert move is not None and self._last_lift is not None  # asked after the other side's lift
+        straddled = self._last_lift.square
+        if len(board.move_stack) <= self._plies_at_press or board.is_castling(move) or board.is_capture(move):
+            return False
+        landing = self._map(event.square) if isinstance(event, PiecePlaced) else None
+        if landing is not None and with_promotions(self._after(), straddled, landing):
+            return False
+        last = board.peek()
+        if last.to_square != straddled or chess.square_distance(straddled, move.from_square) != 1:
+            return False
+        filled, left = placed_at.get(straddled, math.inf), left_at.get(move.from_square, -math.inf)
+        landed = placed_at.get(move.to_square, math.inf)
+        if not (0 <= left - filled <= SCAN_SECONDS and 0 <= lifted_at - landed <= SCAN_SECONDS):
+            return False
+        before = board.copy()
+        before.pop()
+        earlier = chess.Move(last.from_square, move.to_square, last.promotion)
+        if not before.is_legal(earlier) or not left_at.get(move.to_square, math.inf) < filled:
+            return False
+        after = after_move(before, earlier)
+        capture = chess.Move(move.from_square, move.to_square, move.promotion)
+        if not after.is_legal(capture):
+            return False
+        self._fire("retract")
+        self._fire("take_back")
+        self._make_line([earlier, capture], open_last=True)
+        return True
+
     def _make_open_final(
         self, occupied: chess.Bitboard, reply_follows: bool, *, chosen: bool = False
     ) -> None:

@@ -354,6 +354,8 @@ class Recognizer(Dumps):
         if isinstance(event, PiecePlaced) and self._ends_knock(self._map(event.square), event.piece, event.t):
             self._other_side_lifted = lifted_at  # a neighbour knocked back in place: the next event decides
             return
+        if self._straddled_reply(lifted_at, event):
+            return
         self._t = lifted_at
         chosen = self._take_alternative(event)
         assert self._last_lift is not None  # the other side's lift
@@ -435,9 +437,22 @@ class Recognizer(Dumps):
             self._segment_open.note_lift(square, self._occupied, self._t)
             for _, segment in self._alternatives:
                 segment.note_lift(square, self._occupied, self._t)
-            if self._open_theirs & bit:
+            if self._open_theirs & bit and not self._waits_by(square):
                 self._other_side_lifted = self._t  # final at the next event, unless a bounce
         self._settle(after_lift=True)
+
+    def _waits_by(self, square: chess.Square) -> bool:
+        """Does the open move's piece stand on a square it cannot stop on, no other piece touched since the
+        move showed (the board misplaced: the move's square emptied, one more filled), from where its origin
+        can take on `square`: a capturer waiting by its victim, not the other side's move begun?"""
+        move, segment = self._open, self._segment_open
+        assert move is not None  # asked only with an open move
+        if self.mode is not Mode.ILLEGAL or segment.ever & self._open_occupied != chess.BB_SQUARES[
+                move.to_square] | chess.BB_SQUARES[square]:
+            return False
+        stray = self._occupied & ~self._open_occupied
+        return stray.bit_count() == 1 and chess.lsb(stray) in segment.landed and bool(
+            with_promotions(self._board, move.from_square, square))
 
     def _place(self, square: chess.Square, piece: chess.Piece | None) -> None:
         if is_unpromoted_pawn(square, piece):
