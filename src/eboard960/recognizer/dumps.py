@@ -16,7 +16,14 @@ from typing import TYPE_CHECKING, TypeVar
 import chess
 
 from eboard960.events import BoardSnapshot, PieceLifted, PiecePlaced
-from eboard960.recognizer.explain import START_OCCUPANCY, is_partial, successors, touched_squares
+from eboard960.recognizer.explain import (
+    START_OCCUPANCY,
+    agrees,
+    is_partial,
+    reads_as,
+    successors,
+    touched_squares,
+)
 from eboard960.recognizer.overlap import Overlap
 from eboard960.recognizer.table import Mode
 
@@ -60,7 +67,7 @@ def _no_round_trip(line: list[chess.Move]) -> bool:
 
 class Dumps(Overlap):
     """The layer of `Recognizer` that reads full snapshots (`_snapshot`) and keeps the way round the board
-    stands (`rotated`); a part of it kept apart, like `Hindsight`."""
+    stands (`rotated`); a part of it kept apart, like `Overlap` and `Hindsight`."""
 
     start: chess.Board  # the game's starting position
     rotated: bool  # the board is turned round: black nearest the connector
@@ -76,6 +83,7 @@ class Dumps(Overlap):
     _piece_expected: Callable[[chess.Square], chess.Piece | None]
     _set_up: Callable[[], None]
     _misplace: Callable[[], None]
+    _close_open: Callable[[], None]
 
     if TYPE_CHECKING:
         @property
@@ -121,7 +129,7 @@ class Dumps(Overlap):
         if self.mode is Mode.GAME_OVER:
             return
         expected = self.expected
-        if self._open is not None and occupied == self._board.occupied and self._agrees(self._board, pieces):
+        if self._open is not None and reads_as(self._board, occupied, pieces):
             self._rebase()
             self._fire("retract")  # the open move was put back while the link was down
             return
@@ -136,9 +144,7 @@ class Dumps(Overlap):
                 press = self._promotion
                 if press is not None and press.nth >= self._first_shown and not self._open.promotion:
                     self._promotion = press._replace(nth=self._index)  # for the line's promotion, made now
-                self._open = None
-                self._after_open = None
-                self._alternatives = []
+                self._close_open()
             self._make_line(line, open_last=True)  # a button pressed before the drop chooses a promotion
             return
         if occupied == START_OCCUPANCY:
@@ -174,8 +180,7 @@ class Dumps(Overlap):
                    and segment.held_together(shape.king_from, shape.rook_from) for shape in self._shapes)
 
     def _shows_expected(self, occupied: chess.Bitboard, pieces: dict[chess.Square, chess.Piece]) -> bool:
-        expected = self.expected
-        return occupied == expected.occupied and self._agrees(expected, pieces)
+        return reads_as(self.expected, occupied, pieces)
 
     def _report_changes(
         self, occupied: chess.Bitboard, pieces: dict[chess.Square, chess.Piece], t: float
@@ -185,7 +190,7 @@ class Dumps(Overlap):
         on the wire) then reads as one that reports each change, and a move under way goes on."""
         sensed = self._occupied
         if self._early_lift is not None:
-            sensed &= ~chess.BB_SQUARES[self._map(self._early_lift[0].square)]  # lifted, its reading held
+            sensed &= ~chess.BB_SQUARES[self._map(self._early_lift.event.square)]  # lifted, its reading held
         changed = [square for square in chess.scan_forward(sensed & occupied)
                    if pieces.get(square) not in (None, self._piece_expected(square))
                    and self._may_come(square, pieces[square], occupied)]
@@ -238,7 +243,7 @@ class Dumps(Overlap):
         eight or more agree one way and hardly any the other; turned, what the sensors showed is turned too.
         A move made fixes the way round."""
         turned = _turned(pieces)
-        straight, round_ = self._agrees(self.start, pieces), self._agrees(self.start, turned)
+        straight, round_ = agrees(self.start, pieces), agrees(self.start, turned)
         if straight == round_ and len(pieces) >= 8:
             agree, agree_turned = (sum(self.start.piece_at(square) == piece for square, piece in way.items())
                                    for way in (pieces, turned))

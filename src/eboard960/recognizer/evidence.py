@@ -1,9 +1,11 @@
 """What the sensors did since the board last showed a reference position.
 
 Occupancy alone cannot tell a transposition castling from nothing, or a
-capture from a lifted piece; the order of events can. A `Segment` keeps just
-enough of that order: which squares were emptied at some point, and which
-were empty together while two or more pieces were in the air.
+capture from a lifted piece; the order of events can. A `Segment` keeps what
+the readings need of it: which squares were emptied, and which were empty
+together while two or more pieces were in the air; which bounced, and what
+was full at each landing; and when each square was last emptied and filled.
+The timings that tell a bounce, a knock and a capture apart live here too.
 """
 
 from __future__ import annotations
@@ -30,12 +32,27 @@ def knocked(lifted_at: float | None, placed_at: float | None) -> bool:
     return lifted_at is not None and placed_at is not None and 0.0 < placed_at - lifted_at <= BOUNCE_SECONDS
 
 
+def placed_before_lift(landed_at: float | None, left_at: float | None) -> bool:
+    """Was a square filled at most `SCAN_SECONDS` before a piece left its own: the board's scan reporting that
+    piece's place before its lift?"""
+    return landed_at is not None and left_at is not None and 0.0 <= left_at - landed_at <= SCAN_SECONDS
+
+
 class Lift(NamedTuple):
     """The last lift, kept to tell a bounce or a knock (the same square filled again soon) from a move."""
 
     square: chess.Square
     t: float
-    nth: int  # the event's place in the input
+    nth: int  # the recognizer's `_index` once it was read: the next lift or place is `nth + 1`
+    piece: chess.Piece | None  # the piece that stood there, as far as the recognizer knows
+
+
+class FinalLift(NamedTuple):
+    """The other side's lift that made the last move final, kept in case its piece was only knocked."""
+
+    square: chess.Square
+    t: float
+    plies: int  # the moves made then
     piece: chess.Piece | None  # the piece that stood there, as far as the recognizer knows
 
 
@@ -43,15 +60,15 @@ class PromotionPress(NamedTuple):
     """A promotion button, kept until the promotion it chose is final."""
 
     piece: chess.PieceType
-    nth: int  # the event's place in the input: a press counts for moves shown after it
+    nth: int  # the recognizer's `_index` at the press: it counts for moves shown after it
     spare: bool  # pressed once the open promotion's piece was chosen: kept for the other side's
 
 
 class Segment:
     """Evidence gathered from the events since the board showed `base` (an occupancy)."""
 
-    __slots__ = ("base", "base_count", "bounced", "ever", "landed", "landed_at", "landings", "left_at",
-                 "lifted", "order", "rebounced", "together", "when_lifted")
+    __slots__ = ("base", "base_count", "bounced", "ever", "landed", "landings", "lifted", "lifted_at",
+                 "order", "placed_at", "rebounced", "together", "when_lifted")
 
     def __init__(self, base: chess.Bitboard) -> None:
         self.base = base
@@ -67,11 +84,13 @@ class Segment:
         # for each square, every square that was empty at some moment it was emptied
         self.when_lifted: dict[chess.Square, chess.Bitboard] = {}
         self.order: list[chess.Square] = []  # squares by their last lift, oldest first, touches included
-        self.left_at: dict[chess.Square, float] = {}  # each square's last lift and place, touches included
-        self.landed_at: dict[chess.Square, float] = {}
+        # each square's last lift of a piece and last place on it, touches included (like the recognizer's
+        # `_lifted_at` and `_placed_at`, since `base`)
+        self.lifted_at: dict[chess.Square, float] = {}
+        self.placed_at: dict[chess.Square, float] = {}
 
     def note_lift(self, square: chess.Square, occupied: chess.Bitboard, t: float) -> None:
-        self.left_at[square] = t
+        self.lifted_at[square] = t
         self.lifted |= chess.BB_SQUARES[square]
         self.ever |= chess.BB_SQUARES[square]
         self.when_lifted[square] = self.when_lifted.get(square, 0) | (chess.BB_ALL & ~occupied)
@@ -84,7 +103,7 @@ class Segment:
                 self.together.append(vacated)
 
     def note_place(self, square: chess.Square, occupied: chess.Bitboard, t: float) -> None:
-        self.landed_at[square] = t
+        self.placed_at[square] = t
         self.landed[square] = self.landed.get(square, 0) | occupied
         self.landings[square] = self.landings.get(square, 0) + 1
 
@@ -115,6 +134,7 @@ class Segment:
         self.bounced[square] = self.bounced.get(square, 0) | (chess.BB_ALL & ~occupied)
 
     def bounced_while_empty(self, square: chess.Square, target: chess.Square) -> bool:
+        """Did `square` bounce while `target` was empty (its piece in hand, say)?"""
         return bool(self.bounced.get(square, 0) & chess.BB_SQUARES[target])
 
     def landed_before_left(self, square: chess.Square, origin: chess.Square) -> bool:
@@ -129,9 +149,9 @@ class Segment:
     def landed_just_before(self, square: chess.Square, origin: chess.Square) -> bool:
         """Did a piece land on `square` at most `SCAN_SECONDS` before `origin` was emptied: the board
         reporting the place of the piece from `origin` before its lift?"""
-        landed, left = self.landed_at.get(square), self.left_at.get(origin)
-        return (landed is not None and left is not None and 0.0 <= left - landed <= SCAN_SECONDS
-                and not knocked(left, self.landed_at.get(origin)))  # a knocked piece never left
+        left = self.lifted_at.get(origin)
+        return placed_before_lift(self.placed_at.get(square), left) and not knocked(
+            left, self.placed_at.get(origin))  # a knocked piece never left
 
     def was_lifted(self, square: chess.Square) -> bool:
         return bool(self.lifted & chess.BB_SQUARES[square])

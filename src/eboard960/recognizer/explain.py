@@ -43,6 +43,16 @@ class CastlingShape:
         """The squares the king and rook stand on before it."""
         return chess.BB_SQUARES[self.king_from] | chess.BB_SQUARES[self.rook_from]
 
+    @property
+    def targets(self) -> chess.Bitboard:
+        """The squares the king and rook stand on after it."""
+        return chess.BB_SQUARES[self.king_to] | chess.BB_SQUARES[self.rook_to]
+
+    @property
+    def steps(self) -> tuple[tuple[chess.Square, chess.Square], tuple[chess.Square, chess.Square]]:
+        """(from, to) of the king and of the rook: each half alone looks like a move of one piece."""
+        return (self.king_from, self.king_to), (self.rook_from, self.rook_to)
+
 
 def castling_shapes(board: chess.Board) -> tuple[CastlingShape, ...]:
     """Every legal castling of the side to move, with its half-done occupancies."""
@@ -85,9 +95,7 @@ def castling_evidence(shape: CastlingShape, segment: Segment, shown: chess.Move 
     """
     if shape.is_transposition:
         return segment.held_together(shape.king_from, shape.rook_from) or _placed_first(shape, segment)
-    if shown is not None and (shown.from_square, shown.to_square) in (
-        (shape.king_from, shape.king_to), (shape.rook_from, shape.rook_to)
-    ):
+    if shown is not None and (shown.from_square, shown.to_square) in shape.steps:
         return True
     if shape.king_to == shape.rook_from:  # the rook must have left before it could land
         left_first = segment.left_before(shape.rook_from, shape.rook_to)
@@ -104,6 +112,16 @@ def _placed_first(shape: CastlingShape, segment: Segment) -> bool:
     own? Then the two were in hand together; the other's lift and place only looked like a touch."""
     return (segment.landed_just_before(shape.rook_to, shape.rook_from)
             or segment.landed_just_before(shape.king_to, shape.king_from))
+
+
+def agrees(board: chess.Board, pieces: dict[chess.Square, chess.Piece]) -> bool:
+    """Does every piece the board named stand where `board` has it?"""
+    return all(board.piece_at(square) == piece for square, piece in pieces.items())
+
+
+def reads_as(board: chess.Board, occupied: chess.Bitboard, pieces: dict[chess.Square, chess.Piece]) -> bool:
+    """Does `board` show what the sensors read: `occupied`, and the `pieces` named?"""
+    return board.occupied == occupied and agrees(board, pieces)
 
 
 def after_move(board: chess.Board, move: chess.Move) -> chess.Board:
@@ -241,9 +259,6 @@ def successors(
     `landing` keep it cheap too: only pieces standing on `movable` move, and only to `landing` (castlings
     aside).
     """
-    def shows_snapshot() -> bool:
-        return board.occupied == occupied and all(board.piece_at(s) == piece for s, piece in pieces.items())
-
     frontier: list[list[chess.Move]] = [[]]
     for ply in range(depth):
         last = ply == depth - 1
@@ -259,7 +274,7 @@ def successors(
                     moves += board.generate_castling_moves(from_mask=chess.BB_ALL & ~mask)
                 for move in moves:
                     board.push(move)
-                    if shows_snapshot() and (keep is None or keep([*line, move])):
+                    if reads_as(board, occupied, pieces) and (keep is None or keep([*line, move])):
                         if rank is None:
                             for _ in range(len(line) + 1):
                                 board.pop()

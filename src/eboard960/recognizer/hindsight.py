@@ -18,15 +18,25 @@ from itertools import pairwise
 import chess
 
 from eboard960.castling import castling_squares
-from eboard960.events import ButtonPressed, PieceLifted, PiecePlaced, SquareEvent
-from eboard960.recognizer.evidence import SCAN_SECONDS, Lift, PromotionPress, Segment, knocked
+from eboard960.events import CLOCK_BUTTONS, ButtonPressed, PieceLifted, PiecePlaced, SquareEvent
+from eboard960.recognizer.evidence import (
+    SCAN_SECONDS,
+    FinalLift,
+    Lift,
+    PromotionPress,
+    Segment,
+    knocked,
+    placed_before_lift,
+)
 from eboard960.recognizer.explain import (
     CastlingShape,
     after_move,
+    agrees,
     castling_shapes,
     is_partial,
     matching_moves,
     occupancy_after,
+    reads_as,
     successors,
     with_promotions,
 )
@@ -46,7 +56,7 @@ class Hindsight:
 
     mode: Mode
     _t: float
-    _index: int  # events read so far
+    _index: int  # lifts and places that changed the board, and snapshots read, so far (buttons do not count)
     _board: chess.Board  # the committed moves
     _occupied: chess.Bitboard  # what the sensors show
     _pieces: dict[chess.Square, chess.Piece]  # pieces the board identified
@@ -62,11 +72,11 @@ class Hindsight:
     _made_at: list[float]
     _left_at: dict[chess.Square, float]
     _placed_at: dict[chess.Square, float]
-    _held: str | None
+    _held_undo: str | None
     _plies_at_press: int
     _bounced_since_press: chess.Bitboard
     _touched_since_press: chess.Bitboard
-    _final_lift: tuple[chess.Square, float, int, chess.Piece | None] | None  # see `_reopen_knocked`
+    _final_lift: FinalLift | None  # see `_reopen_knocked`
     _open_occupied: chess.Bitboard
     _shapes: tuple[CastlingShape, ...]
     _promotion: PromotionPress | None
@@ -76,7 +86,6 @@ class Hindsight:
     _map: Callable[[chess.Square], chess.Square]
     _after: Callable[[], chess.Board]
     _shapes_open: Callable[[], tuple[CastlingShape, ...]]
-    _agrees: Callable[[chess.Board, dict[chess.Square, chess.Piece]], bool]
     _only_touched: Callable[[chess.Move, chess.Move], bool]
     _choose: Callable[[chess.Board, list[chess.Move]], chess.Move | None]
     _fire: Callable[[str], None]
@@ -89,22 +98,11 @@ class Hindsight:
     # -------------------------------- the other side began: the open move, an earlier one, or a capture
 
     def _take_alternative(self, event: SquareEvent | None) -> bool:
-        """The other side began (`event` came next): prefer an earlier open move that its complete reply
-        explains, and say whether one was taken. The open move stays if `event` lands a reply to it (the piece
-        the board names, if it names one), unless the earlier move is a capture whose victim left before the
-        capturer did: that victim was no touch. It also stays if the reply's first lift came too late to end a
-        move placed first and `event` lifts the open move's piece, which the piece lifted can take (a capture,
-        own piece first). A capture replaced because its victim stood, touched with the capturer in hand, also
-        stays replaced if the reply's first lift came too late to end a move placed first, and the reply goes
-        on on the board (not with a clock press); one whose piece landed before its lift, its victim lifted
-        earlier, stays replaced if the reply's first lift came too late to end a move placed first and `event`
-        lifts the open move's piece, which the piece lifted can take. A reply whose square filled more than
-        `CAPTURE_PLACED_FIRST_SECONDS` before its piece left explains nothing: the open move's piece landed
-        there; unless `event` says the reply is no longer in hand (it lifts a piece of the mover's that the
-        piece lifted cannot take, places a piece where that one cannot go, or presses the other side's
-        clock), which the open move cannot explain. A capture by the open move's piece of a victim that
-        bounced while it was in hand (`_swept`) counts as an earlier open move if the other side lifted soon
-        enough after the open move's landing to end its reply placed first."""
+        """The other side began, `event` next: if the board shows its reply to an earlier open move and none
+        to the open one, make that move the open one again; say whether one was taken. "Late" means the lift
+        came more than `PLACED_FIRST_SECONDS` after the open move landed, too late to end a move placed before
+        its lift; sooner, a capture `_swept` quicker than a bounce counts as an earlier open move too. Which
+        events keep the open move is commented case by case below."""
         quick = self._t - self._open_at <= PLACED_FIRST_SECONDS
         swept = [(capture, self._segment_open) for capture in self._swept()] if quick else []
         if not self._alternatives and not swept:
@@ -112,43 +110,51 @@ class Hindsight:
         played, shapes = self._after(), self._shapes_open()
         if matching_moves(played, self._occupied, self._segment_open, shapes):
             return False
+        # `event` lands a reply to the open move (the piece the board names, if it names one)
         lands_reply = isinstance(event, PiecePlaced) and self._lands_reply(played, shapes, event)
-        late = self._t - self._open_at > PLACED_FIRST_SECONDS
-        under_way = late and isinstance(event, PiecePlaced | PieceLifted)
+        late = not quick
+        under_way = late and isinstance(event, PiecePlaced | PieceLifted)  # the reply goes on, not a press
         # asked after the other side's lift, with an open move
         assert self._open is not None and self._last_lift is not None
+        # late, `event` lifts the open move's piece, which the piece lifted can take (a capture, own piece
+        # first)
         target = self._open.to_square
         takes_open = late and isinstance(event, PieceLifted) and self._map(event.square) == target and bool(
             with_promotions(played, self._last_lift.square, target))
-        # the reply is no longer in hand: the mover lifts a piece it cannot take, a piece lands where it
-        # cannot go, or its clock is pressed
+        # the reply is no longer in hand, which the open move cannot explain: the mover lifts a piece it
+        # cannot take, a piece lands where it cannot go, or its clock is pressed
         lifted = self._last_lift.square
         if isinstance(event, PieceLifted | PiecePlaced):
             square = self._map(event.square)
             mover_or_landing = isinstance(event, PiecePlaced) or played.color_at(square) is not played.turn
             reply_over = mover_or_landing and square != lifted and not with_promotions(played, lifted, square)
         else:
-            reply_over = isinstance(event, ButtonPressed) and event.button == chess.COLOR_NAMES[played.turn]
+            reply_over = isinstance(event, ButtonPressed) and CLOCK_BUTTONS.get(event.button) == played.turn
         for move, segment in [*reversed(self._alternatives), *swept]:
-            if self._only_touched(move, self._open):
+            if self._only_touched(move, self._open):  # a capture replaced because its victim stood
                 victim, origin = move.to_square, move.from_square
                 if self._segment.left_before(victim, origin):  # the victim lifted with the capturer in hand
                     if under_way or lands_reply:
                         continue  # it was only touched
                 elif takes_open and self._segment.landed_before_left(victim, origin):
                     continue  # the capture was placed first; its reply, lifted that late, was not
+                # else its victim left first: no touch, even where `event` lands a reply
             elif lands_reply or takes_open:
                 continue
             after = after_move(self._board, move)
             replies = matching_moves(after, self._occupied, segment, castling_shapes(after))
-            if not reply_over:
+            if not reply_over:  # a reply's square filled long before its lift: the open move's piece is there
                 replies = [reply for reply in replies if not self._landed_long_before(after, move, reply)]
             if replies and self._choose(after, replies) is not None:  # and the pieces reported agree
-                self._open_kind = Mode.MOVED
-                self._set_open(move)
-                self._segment_open = segment
+                self._open_earlier(move, segment)
                 return True
         return False
+
+    def _open_earlier(self, move: chess.Move, segment: Segment) -> None:
+        """Make an earlier open move (or a capture read late) the open move again, with its evidence."""
+        self._open_kind = Mode.MOVED
+        self._set_open(move)
+        self._segment_open = segment
 
     def _swept(self) -> list[chess.Move]:
         """The open move's piece taking a piece of the other side that bounced while it was in hand: a victim
@@ -200,7 +206,7 @@ class Hindsight:
         square, lifted_at, plies, lifted_piece = self._final_lift
         self._final_lift = None
         board, shown = self._board, self._open
-        in_hand = board.occupied_co[board.turn] & ~self._occupied | chess.BB_SQUARES[square]
+        in_hand = self._mover_in_hand() | chess.BB_SQUARES[square]
         castles = any(in_hand & shape.pair == shape.pair or (  # or swapped back already, both off at once
             shape.is_transposition and chess.BB_SQUARES[square] & shape.pair
             and self._segment.held_together(shape.king_from, shape.rook_from)) for shape in self._shapes)
@@ -212,7 +218,8 @@ class Hindsight:
             # the other side lifted more since, none the mover's victim (the mover has nothing in hand): its
             # move began, unless that piece was knocked too
             latest = max(chess.scan_forward(others), key=lambda other: self._lifted_at.get(other, 0.0))
-            self._final_lift = (latest, self._lifted_at.get(latest, 0.0), plies, board.piece_at(latest))
+            lifted_then = self._lifted_at.get(latest, 0.0)
+            self._final_lift = FinalLift(latest, lifted_then, plies, board.piece_at(latest))
             return
         last = board.pop()  # castling is known from the position before it
         castled = board.is_castling(last)
@@ -324,12 +331,10 @@ class Hindsight:
         if not segment.lifted & target or occupied & target:
             return
         for earlier, earlier_segment in reversed(self._alternatives):
-            if occupancy_after(self._board, earlier, self._shapes) == occupied and self._agrees(
+            if occupancy_after(self._board, earlier, self._shapes) == occupied and agrees(
                 after_move(self._board, earlier), self._pieces
             ):
-                self._open_kind = Mode.MOVED
-                self._set_open(earlier)
-                self._segment_open = earlier_segment
+                self._open_earlier(earlier, earlier_segment)
                 return
 
     def _capture_in_hand(self, occupied: chess.Bitboard, reply_follows: bool) -> chess.Move | None:
@@ -361,7 +366,7 @@ class Hindsight:
                 if victims & chess.BB_SQUARES[to] and all(evidence.bounced_while_empty(to, e) for e in empty):
                     moves = with_promotions(board, move.from_square, to)
                     if moves and (capture := self._choose(board, moves)) is not None and (
-                        not placed_first or self._lands_after(capture, chess.lsb(placed_first))
+                        not placed_first or self._lifted_may_land(capture, chess.lsb(placed_first))
                     ):
                         return capture
         return None
@@ -379,21 +384,21 @@ class Hindsight:
             return False  # not lifted again, or too soon for a hand: it was set down across two squares
         return bool(with_promotions(self._after(), self._last_lift.square, target))
 
-    def _lands_after(self, move: chess.Move, square: chess.Square) -> bool:
+    def _lifted_may_land(self, move: chess.Move, square: chess.Square) -> bool:
         """Can the other side's piece just lifted go to `square` once `move` is made?"""
         assert self._last_lift is not None  # the other side's lift
         return bool(with_promotions(after_move(self._board, move), self._last_lift.square, square))
 
     # -------------------------------- a capture undone, or the next move placed first
 
-    def _decide_held(self, event: SquareEvent | None) -> None:
+    def _decide_held_undo(self, event: SquareEvent | None) -> None:
         """A capture undone victim first (taken back, or retracted while open) ends with its piece put
         back on its origin, which is also how the other side's next move looks when a board reports its
         place before its lift: the undoing stands unless this event lifts, soon enough, a piece that can
         go to that square (and is not told apart by the piece the board reported there). A capture whose
         piece was never lifted again was not undone by hand but seen undone (a capture out of turn put
         back, capturer first) or not at all: then the lift may come at any time."""
-        trigger, self._held = self._held, None
+        trigger, self._held_undo = self._held_undo, None
         soon = PLACED_FIRST_SECONDS
         if trigger == "take_back":
             position, origin = self._board, self._board.peek().from_square
@@ -647,9 +652,8 @@ class Hindsight:
             return False
         before, last = redo
         taken = last.to_square
-        if before.is_capture(last) and not before.is_en_passant(last) and not knocked(
-            self._lifted_at.get(taken), self._placed_at.get(taken)
-        ):
+        if before.is_capture(last) and not before.is_en_passant(last) and (
+                not self._refilled_in_a_bounce(taken)):
             return False  # its victim was taken off, not swept off within a bounce: that capture was made
         origin = last.from_square
         in_hand_from, landed = self._lifted_at.get(origin, 0.0), self._placed_at.get(taken, 0.0)
@@ -684,7 +688,7 @@ class Hindsight:
                 continue
             after = after_move(before, move)
             if reply is None:
-                shown = after.occupied == self._occupied and self._agrees(after, self._pieces)
+                shown = reads_as(after, self._occupied, self._pieces)
                 line = [move] if shown else None
             else:
                 rest = successors(after, self._occupied, self._pieces, depth=1, keep=lambda rest: (
@@ -900,10 +904,18 @@ class Hindsight:
             bool(touched & chess.BB_SQUARES[move.to_square]) or self._landed_just_before_lift(move))
             for move in line)
 
+    def _mover_in_hand(self) -> chess.Bitboard:
+        """The squares of the side to move's pieces that are off the board."""
+        board = self._board
+        return board.occupied_co[board.turn] & ~self._occupied
+
+    def _refilled_in_a_bounce(self, square: chess.Square) -> bool:
+        """Was `square` last filled within `BOUNCE_SECONDS` of its last lift (a bounce, or a knock)?"""
+        return knocked(self._lifted_at.get(square), self._placed_at.get(square))
+
     def _landed_just_before_lift(self, move: chess.Move) -> bool:
         """Was `move`'s square filled at most `SCAN_SECONDS` before its piece left (placed first)?"""
-        landed, left = self._placed_at.get(move.to_square), self._lifted_at.get(move.from_square)
-        return landed is not None and left is not None and 0.0 <= left - landed <= SCAN_SECONDS
+        return placed_before_lift(self._placed_at.get(move.to_square), self._lifted_at.get(move.from_square))
 
     def _quick_capture(self, board: chess.Board, line: list[chess.Move]) -> bool:
         """Does `line` begin with a capture whose victim bounced since the last clock press: taken quicker
@@ -920,7 +932,6 @@ class Hindsight:
             return None
         before, last = redo
         for shape in castling_shapes(before):
-            halves = ((shape.king_from, shape.king_to), (shape.rook_from, shape.rook_to))
-            if shape.after == occupied and (last.from_square, last.to_square) in halves:
-                return shape.move if self._agrees(after_move(before, shape.move), self._pieces) else None
+            if shape.after == occupied and (last.from_square, last.to_square) in shape.steps:
+                return shape.move if agrees(after_move(before, shape.move), self._pieces) else None
         return None

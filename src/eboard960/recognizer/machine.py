@@ -30,6 +30,7 @@ from eboard960.recognizer.evidence import (
     CAPTURE_SECONDS,
     SCAN_SECONDS,
     SWAP_SECONDS,
+    FinalLift,
     Lift,
     PromotionPress,
     Segment,
@@ -39,6 +40,7 @@ from eboard960.recognizer.explain import (
     START_OCCUPANCY,
     CastlingShape,
     after_move,
+    agrees,
     castling_shapes,
     is_partial,
     matching_moves,
@@ -46,6 +48,7 @@ from eboard960.recognizer.explain import (
     shape_of,
     with_promotions,
 )
+from eboard960.recognizer.overlap import EarlyLift
 from eboard960.recognizer.reports import (
     DrawClaimable,
     GameOver,
@@ -64,14 +67,14 @@ if TYPE_CHECKING:
     import chess.pgn
 
 
-
 class Verdict(NamedTuple):
     """What the board shows now, as the classifier reads it."""
 
     # a trigger of the mode table, or a reading `_settle` acts on itself: the other side's reply
     # (`reply`), a capture seen late (`latent`), a castling completed after its first half was made
     # final (`complete_castling`), a takeback or retraction the next event decides (`hold_*`), the
-    # game's position or the open move shown again (`shows_game`, `shows_open`); None: nothing to do
+    # game's position or the open move shown again (`shows_game`, `shows_open`), a new set-up
+    # (`set_up`: `_set_up` commits an open move first); None: nothing to do
     trigger: str | None
     move: chess.Move | None = None
     shape: CastlingShape | None = None
@@ -148,8 +151,8 @@ class Recognizer(Dumps):
         self.start = _start_board(start)
         self.takebacks = takebacks
         self.rotated = bool(rotated)
-        self._detects_rotation = rotated is None  # at the start of every game, before its first move
-        self._detect_rotation = self._detects_rotation
+        self._auto_rotation = rotated is None  # told anew at the start of every game, before its first move
+        self._detect_rotation = self._auto_rotation
         self._resync = True  # the next snapshot is read afresh: the first one, or one after the link dropped
         self._reconnected = False  # the link dropped since the last snapshot: reports may be lost
         self.archive: list[chess.pgn.Game] = []
@@ -159,21 +162,20 @@ class Recognizer(Dumps):
         self.skipped_places = 0  # places on a square that held a piece (sensor inconsistencies) so far
         self._verdict = NOTHING
         self._other_side_lifted: float | None = None  # when the other side's piece left
-        self._held: str | None = None  # "take_back" or "retract" of a capture, unless the next event
-        # shows the other side's move placed before its lift (see `_decide_held`)
+        self._held_undo: str | None = None  # "take_back" or "retract" of a capture, unless the next event
+        # shows the other side's move placed before its lift (see `_decide_held_undo`)
         self._last_lift: Lift | None = None
         self._previous_input: SquareEvent | None = None  # the event fed before the one being read
-        self._lifted_at: dict[chess.Square, float] = {}  # each square's last lift and place
-        self._placed_at: dict[chess.Square, float] = {}
+        self._lifted_at: dict[chess.Square, float] = {}  # each square's last lift of a piece shown there
+        self._placed_at: dict[chess.Square, float] = {}  # each square's last place (none skipped as full)
         self._left_at: dict[chess.Square, float] = {}  # each square's last lift, one from an empty square too
         self._open_before_lift: chess.Move | None = None
-        # the other side's lift made while the mover's piece was in hand, read once that piece lands, and
-        # whether what the events before it left pending was decided at it then
-        self._early_lift: tuple[PieceLifted, bool] | None = None
-        self._held_presses: list[ButtonPressed] = []  # buttons after it, while it may be a victim's lift
-        self._slide_press: ButtonPressed | None = None  # the mover's clock pressed mid-slide (`_take`)
-        self._paused: PiecePlaced | None = None  # a place on the way to take the held lift's piece
-        self._shared: PiecePlaced | None = None  # a place either the mover's piece or the held one made
+        # the events `Overlap` holds back, described where it declares them
+        self._early_lift = None
+        self._held_presses = []
+        self._slide_press = None
+        self._paused = None
+        self._shared = None
         # the last promotion button: its piece, the event count then, and whether it is spare: pressed
         # while a promotion stood open whose piece a button had already chosen for it, it is for the next one
         self._promotion: PromotionPress | None = None
@@ -233,11 +235,12 @@ class Recognizer(Dumps):
                 self._map(event.square) == unseen.to_square):
             self._lift_on_unseen = event  # the victim taken off only now, or the capturer by the other side
             return
-        if unseen is not None or self._other_side_lifted is not None or self._held or (
+        if unseen is not None or self._other_side_lifted is not None or self._held_undo or (
                 self._held_capture is not None):
             self._decide_pending(event)
         if may_hold and self._taken_up_early(event):
-            self._early_lift = (cast(PieceLifted, event), True)  # stepped once the mover's piece lands
+            # stepped once the mover's piece lands
+            self._early_lift = EarlyLift(cast(PieceLifted, event), decided=True)
             return
         self._apply(event)
 
@@ -267,8 +270,8 @@ class Recognizer(Dumps):
             not is_unpromoted_pawn(square, piece) and piece != self._piece_expected(square))
 
     def _decide_pending(self, event: SquareEvent | None) -> None:
-        """The event after the other side's lift, after a capture undone victim first, or after the mover's
-        clock pressed with a piece in hand, decides them; so does it a clock press held for it."""
+        """The event after the other side's lift, after a capture undone victim first, after the mover's
+        clock pressed with a piece in hand, or after a clock press held for it decides what they left open."""
         if self._held_press is not None:
             self._decide_press(event)
         if self._held_capture is not None:
@@ -277,16 +280,13 @@ class Recognizer(Dumps):
             self._decide_unseen_capture(event)
         if self._other_side_lifted is not None:
             self._other_side_began(event)
-        elif self._held:
-            self._decide_held(event)
+        elif self._held_undo:
+            self._decide_held_undo(event)
 
     def finish(self, t: float | None = None) -> list[Report]:
         """The input ended: an open move becomes final."""
         self._out = []
-        self._release_early()
-        self._decide_pending(None)
-        if self._late_promotion:
-            self._first_event(None)
+        self._decide_all_pending()
         if t is not None:
             self._t = t
         self._commit_pending()
@@ -299,13 +299,18 @@ class Recognizer(Dumps):
         caller knows the result); what the events before it left pending is (a takeback held for the
         next event, a promotion button's piece, a move the other side's lift made final)."""
         self._out = []
-        self._release_early()
-        self._decide_pending(None)  # as at the end of input
-        if self._late_promotion:
-            self._first_event(None)  # a press either side may have meant was the mover's; no later one counts
+        self._decide_all_pending()
         if self.mode is not Mode.GAME_OVER:
             self._fire("abandon")
         return self._out
+
+    def _decide_all_pending(self) -> None:
+        """No event follows (`finish`, `stop`): the events held back are read, what they left pending is
+        decided, and a promotion button either side may have meant was the mover's."""
+        self._release_early()
+        self._decide_pending(None)
+        if self._late_promotion:
+            self._first_event(None)
 
     def _commit_pending(self, *, pressed: bool = False) -> None:
         """The mover's clock (`pressed`) or the end of input: the open move (or a latent capture) is final.
@@ -330,11 +335,20 @@ class Recognizer(Dumps):
 
     def games(self, headers: dict[str, str] | None = None) -> list[chess.pgn.Game]:
         """Every game seen so far as PGN, the current one last."""
-        return [*self.archive, self._pgn(headers)]
+        return [*self.archive, self.pgn(headers)]
 
     def pgn(self, headers: dict[str, str] | None = None) -> chess.pgn.Game:
         """The current game as PGN, with the Chess960 headers whenever it needs them."""
-        return self._pgn(headers)
+        import chess.pgn  # here, not at the top: chess.pgn loads chess.engine and with it asyncio
+
+        board = self._board
+        game = chess.pgn.Game.from_board(board)
+        if headers:
+            game.headers.update(headers)
+        outcome = board.outcome()
+        game.headers["Result"] = outcome.result() if outcome else "*"
+        game.headers["Variant"] = "Chess960"
+        return game
 
     # ---------------------------------------------------------------- events
 
@@ -365,7 +379,7 @@ class Recognizer(Dumps):
         else:
             before_reply = self._occupied | chess.BB_SQUARES[square]
             self._make_open_final(before_reply, reply_follows=True, chosen=chosen)
-        self._final_lift = (square, lifted_at, len(self._board.move_stack), piece)
+        self._final_lift = FinalLift(square, lifted_at, len(self._board.move_stack), piece)
         self._settle(after_lift=True)  # the other side's move may already be on the board
 
     def _is_bounce(self, square: chess.Square, piece: chess.Piece | None, t: float) -> bool:
@@ -474,7 +488,8 @@ class Recognizer(Dumps):
                 piece.color != self._board.turn and piece.piece_type not in (chess.PAWN, chess.KING)):
             self._late_promotion = False  # the pawn swapped for its piece after the clock: the board names it
             self._rechoose(piece.piece_type)
-        if self._final_lift is not None and self._final_lift[0] == square and self.mode is not Mode.GAME_OVER:
+        final_lift = self._final_lift
+        if final_lift is not None and final_lift.square == square and self.mode is not Mode.GAME_OVER:
             self._reopen_knocked(piece)  # not once the game ended: the end stands
         lifted_at = self._lifted_at.get(square)
         # filled as it emptied, where a piece in hand may take: that capture, on a board that (all but)
@@ -562,7 +577,7 @@ class Recognizer(Dumps):
         other side's move begun."""
         board = self._board
         theirs = board.occupied_co[not board.turn] & self._segment.lifted & ~self._occupied
-        ours = board.occupied_co[board.turn] & ~self._occupied
+        ours = self._mover_in_hand()
         if not theirs or not ours:
             return theirs
         for move in board.generate_legal_moves(from_mask=ours, to_mask=theirs):
@@ -599,9 +614,7 @@ class Recognizer(Dumps):
         (move, segment, square), self._held_press = self._held_press, None
         if isinstance(event, PieceLifted) and event.t - self._placed_at[square] <= SCAN_SECONDS and (
                 with_promotions(after_move(self._board, move), self._map(event.square), square)):
-            self._open_kind = Mode.MOVED
-            self._set_open(move)
-            self._segment_open = segment
+            self._open_earlier(move, segment)
         self._press_clock(self._board.turn)
 
     def _press_clock(self, side: chess.Color) -> None:
@@ -648,15 +661,14 @@ class Recognizer(Dumps):
         pressed early. A lift from the capture's square waits for this decision: it took the victim off
         after the press, or the other side lifted the capturer."""
         board = self._board
-        clock = type(event) is ButtonPressed and event.button in CLOCK_BUTTONS
-        if type(event) in (BoardSnapshot, LinkChanged) or (type(event) is ButtonPressed and not clock):
+        pressed = CLOCK_BUTTONS.get(event.button) if type(event) is ButtonPressed else None  # a clock's side
+        if type(event) in (BoardSnapshot, LinkChanged) or (type(event) is ButtonPressed and pressed is None):
             return  # no hand moved: the next event decides
         capture, self._unseen_capture = self._unseen_capture, None
         theirs = board.occupied_co[not board.turn] & self._occupied
-        # the cast: mypy does not see that `clock` makes the event a press
         if event is None or (
             type(event) is PieceLifted and theirs & chess.BB_SQUARES[self._map(event.square)]
-        ) or (clock and CLOCK_BUTTONS[cast(ButtonPressed, event).button] == (not board.turn)):
+        ) or pressed == (not board.turn):
             assert capture is not None  # it is decided only when there is one (`_decide_pending`)
             self._make_line([capture])
         held, self._lift_on_unseen = self._lift_on_unseen, None
@@ -720,7 +732,7 @@ class Recognizer(Dumps):
         if verdict.trigger is None:
             return
         if verdict.trigger in ("hold_take_back", "hold_retract"):
-            self._held = verdict.trigger.removeprefix("hold_")  # decided by the next event
+            self._held_undo = verdict.trigger.removeprefix("hold_")  # decided by the next event
             return
         if verdict.trigger == "shows_game":
             self._back_to_the_game(knock=knock)
@@ -882,7 +894,7 @@ class Recognizer(Dumps):
         if capture is None:
             return None
         victim = capture.to_square
-        if knocked(self._lifted_at.get(victim), self._placed_at.get(victim)):
+        if self._refilled_in_a_bounce(victim):
             return None  # the victim's square only bounced
         return capture if self._landed_just_before_lift(capture) else None  # none if emptied by a snapshot
 
@@ -912,13 +924,14 @@ class Recognizer(Dumps):
         picked_up = self._segment_open.lifted
         if self._board.is_castling(open_move):
             shape = shape_of(self._shapes, open_move)
-            targets = chess.BB_SQUARES[shape.king_to] | chess.BB_SQUARES[shape.rook_to]
+            targets = shape.targets
             if shape.is_transposition:
                 picked_up = self._segment_open.ever  # swapped back, it looks as if shown again
         elif self._board.is_capture(open_move) and (move is None or self._only_touched(open_move, move)):
             # with None, the board shows the game: the capture taken back (its victim put back first looks
             # touched), a quick swap misread as a bounce, or the pieces of a capture out of turn put back,
-            # capturer first; unless the next event is a reply placed on its origin first (`_decide_held`)
+            # capturer first; unless the next event is a reply placed on its origin first
+            # (`_decide_held_undo`)
             return True
         return bool(picked_up & targets)
 
@@ -933,7 +946,7 @@ class Recognizer(Dumps):
     def _knocked_back(self, square: chess.Square) -> bool:
         """Was the piece on `square` lifted and put back within `BOUNCE_SECONDS`, and is it there now?"""
         occupied = bool(self._occupied & chess.BB_SQUARES[square])
-        return occupied and knocked(self._lifted_at.get(square), self._placed_at.get(square))
+        return occupied and self._refilled_in_a_bounce(square)
 
     def _only_touched(self, capture: chess.Move, move: chess.Move) -> bool:
         """Is `capture` one (not en passant) and `move` from its square to an empty one, with the capture's
@@ -966,7 +979,7 @@ class Recognizer(Dumps):
 
     def _shows_game(self) -> Verdict:
         """The board shows the game's position again, unless identified pieces say a capture is under way."""
-        return Verdict("shows_game") if self._agrees(self._board, self._pieces) else NOTHING
+        return Verdict("shows_game") if agrees(self._board, self._pieces) else NOTHING
 
     def _illegal(self, reference: chess.Board) -> Verdict:
         to_empty, to_fill = self.squares_to_fix(reference)
@@ -976,9 +989,7 @@ class Recognizer(Dumps):
         """A move, or an ordinary move that is also the first half of a castling."""
         if self._shapes and not self._board.is_castling(move):
             for shape in self._shapes:
-                king_half = (move.from_square, move.to_square) == (shape.king_from, shape.king_to)
-                rook_half = (move.from_square, move.to_square) == (shape.rook_from, shape.rook_to)
-                if king_half or rook_half:
+                if (move.from_square, move.to_square) in shape.steps:  # the king's half or the rook's
                     return Verdict("show_provisional", move=move, shape=shape)
         return Verdict("show_move", move=move)
 
@@ -1002,7 +1013,7 @@ class Recognizer(Dumps):
         first = moves[0]
         if len(moves) == 1:
             return first
-        if self._open in moves and first.to_square not in self._pieces:
+        if self._open in moves and first.to_square not in pieces:
             return self._open  # touching a promoted piece does not change what it became
         if first.to_square != moves[-1].to_square:  # several victims lifted: where did the piece land?
             landing = min(moves, key=self._landing_doubt).to_square
@@ -1010,7 +1021,7 @@ class Recognizer(Dumps):
             first = moves[0]
         if first.promotion:
             wanted = self._promotion.piece if self._promotion else chess.QUEEN
-            reported_piece = self._pieces.get(first.to_square)
+            reported_piece = pieces.get(first.to_square)
             if reported_piece is not None and reported_piece.color == board.turn:
                 wanted = reported_piece.piece_type
             for move in moves:
@@ -1041,7 +1052,7 @@ class Recognizer(Dumps):
         nor one lifted and filled again within a bounce (knocked as the hand passed)."""
         victim = capture.to_square
         landed_first = self._segment.landed_before_left(victim, capture.from_square)
-        brushed = knocked(self._lifted_at.get(victim), self._placed_at.get(victim))
+        brushed = self._refilled_in_a_bounce(victim)
         return victim not in self._pieces, landed_first, brushed
 
     def _piece_expected(self, square: chess.Square) -> chess.Piece | None:
@@ -1056,10 +1067,6 @@ class Recognizer(Dumps):
             return chess.Piece(move.promotion, board.turn)
         return board.piece_at(move.from_square)
 
-    @staticmethod
-    def _agrees(board: chess.Board, pieces: dict[chess.Square, chess.Piece]) -> bool:
-        return all(board.piece_at(square) == piece for square, piece in pieces.items())
-
     def _is_takeback(self, *, halfway: bool = False) -> bool:
         """Do the events undo the last move: the board shows the position before it, and the squares
         it filled were emptied? With `halfway`, a capture undone but for its victim put back, or a
@@ -1073,21 +1080,19 @@ class Recognizer(Dumps):
             before = board.occupied
             if halfway and castling:
                 shape = shape_of(castling_shapes(board), last)
-                landed = chess.BB_SQUARES[shape.king_to] | chess.BB_SQUARES[shape.rook_to]
-                return bool(self._segment.lifted & landed) and self._occupied in shape.halves
+                return bool(self._segment.lifted & shape.targets) and self._occupied in shape.halves
             if halfway:
                 if not board.is_capture(last):
                     return False
                 victim = last.to_square ^ 8 if board.is_en_passant(last) else last.to_square
                 before &= ~chess.BB_SQUARES[victim]
-            if before != self._occupied or not self._agrees(board, self._pieces):
+            if before != self._occupied or not agrees(board, self._pieces):
                 return False
             if castling:
                 shape = shape_of(castling_shapes(board), last)
                 if shape.is_transposition:
                     return self._segment.held_together(shape.king_to, shape.rook_to)
-                halves = ((shape.king_from, shape.king_to), (shape.rook_from, shape.rook_to))
-                moved = [to for frm, to in halves if frm != to]  # king-only and rook-only castlings
+                moved = [to for frm, to in shape.steps if frm != to]  # king-only and rook-only castlings
                 return all(self._segment.ever & chess.BB_SQUARES[square] for square in moved)
             # touches count: a victim put back before its capturer refills the square, and looks touched
             return bool(self._segment.ever & chess.BB_SQUARES[last.to_square])
@@ -1176,6 +1181,12 @@ class Recognizer(Dumps):
         self._open_shapes = None
         self._segment_open = Segment(self._occupied)
 
+    def _close_open(self) -> None:
+        """No move is open any more, nor are the moves it replaced."""
+        self._open = None
+        self._after_open = None
+        self._alternatives = []
+
     def _after(self) -> chess.Board:
         """The game with the open move played, built only when something needs more than occupancy."""
         if self._after_open is None:
@@ -1253,10 +1264,8 @@ class Recognizer(Dumps):
                                         index=self._line.append(move)))
         if press is not None and (self._first_shown > press.nth or (move.promotion and not press.spare)):
             self._promotion = None  # pressed before this move (or the first it replaced) showed, or for it
-        self._open = None
-        self._after_open = None
-        self._replaced = tuple(move for move, _ in self._alternatives)
-        self._alternatives = []
+        self._replaced = tuple(replaced for replaced, _ in self._alternatives)
+        self._close_open()
         self._other_side_lifted = None
         self._segment = self._segment_open
         self._shapes = castling_shapes(board)
@@ -1264,7 +1273,7 @@ class Recognizer(Dumps):
 
     def rechoose_last(self) -> None:
         """A promotion button after the mover's clock, before the other side began: the piece changes."""
-        self.undo_last()
+        self._undo_last()
         assert self._verdict.move is not None  # `_rechoose` names the move
         self._set_open(self._verdict.move)
         self.commit_open()
@@ -1273,19 +1282,17 @@ class Recognizer(Dumps):
         if self._open is not None and self._open.promotion:
             self._promotion = None  # the button chose the piece of this try; made again, it may differ
         self._other_side_lifted = None
-        self._open = None
-        self._after_open = None
-        self._alternatives = []
+        self._close_open()
 
     def take_back_last(self) -> None:
         """A takeback: the turn it undoes takes with it a promotion button pressed in it, and the clock press
         that had confirmed the move; made on a board misplaced at a reconnect, it leaves that board."""
-        self.undo_last()
+        self._undo_last()
         self._promotion = None
         self._misplaced_offline = None
         self._plies_at_press = min(self._plies_at_press, len(self._board.move_stack))
 
-    def undo_last(self) -> None:
+    def _undo_last(self) -> None:
         self._repetitions[_repetition_key(self._board)] -= 1  # the position taken back never stood
         move = self._board.pop()
         self._made_at.pop()
@@ -1307,13 +1314,13 @@ class Recognizer(Dumps):
         self._out.append(PositionRestored(t=self._t))
 
     def start_new_game(self) -> None:
-        self.archive.append(self._pgn(None))
-        if self._detects_rotation and self._new_game_turned():
+        self.archive.append(self.pgn())
+        if self._auto_rotation and self._new_game_turned():
             self._turn()
-        self._detect_rotation = self._detects_rotation
+        self._detect_rotation = self._auto_rotation
         self.start, named = self._set_up_start(), self._pieces
         self._reset_game(self.start)
-        if self._agrees(self.start, named):
+        if agrees(self.start, named):
             self._pieces = named  # the names stand: pieces the next set-up leaves where they are keep them
         self._out.append(NewGame(fen=self.start.fen(), t=self._t))
 
@@ -1327,7 +1334,7 @@ class Recognizer(Dumps):
         named = {square: piece for square, piece in self._pieces.items()
                  if START_OCCUPANCY & chess.BB_SQUARES[square]}
         files = {chess.square_file(square) for square in named if chess.square_rank(square) in (0, 7)}
-        if len(files) < 8 or self._agrees(again, named):
+        if len(files) < 8 or agrees(again, named):
             return again
         fits = [number for number in range(960) if _in_start(numbering.scharnagl_rank(number), named)]
         return chess.Board.from_chess960_pos(fits[0]) if len(fits) == 1 else again
@@ -1354,14 +1361,14 @@ class Recognizer(Dumps):
         self._open_at = self._t
         self._after_open: chess.Board | None = None
         self._open_occupied: chess.Bitboard = 0
-        self._open_theirs: chess.Bitboard = 0  # the other side's pieces once the open move is made
-        self._open_shapes: tuple[CastlingShape, ...] | None = None
+        self._open_theirs = 0  # the other side's pieces once the open move is made
+        self._open_shapes = None
         self._alternatives: list[tuple[chess.Move, Segment]] = []
         self._replaced: tuple[chess.Move, ...] = ()  # the open moves the last committed move replaced
         self._shapes = castling_shapes(self._board)
         self._segment = Segment(self._occupied)
         self._segment_open = Segment(self._occupied)
-        self._fix: tuple[frozenset[chess.Square], frozenset[chess.Square]] | None = None
+        self._fix = None
         self._misplaced_at = self._t  # when the board last went from right to misplaced
         self._misplaced_offline = None
         self._repetitions: dict[tuple[object, ...], int] = {_repetition_key(self._board): 1}
@@ -1372,8 +1379,7 @@ class Recognizer(Dumps):
         self._held_capture: chess.Move | None = None  # a capture the board shows, at a clock that came early?
         self._held_press = None  # the mover's clock, held for the next event (`_decide_press`)
         self._lift_on_unseen = None  # a lift from its square, read once that capture is decided
-        # the other side's lift that made the last move final: its square, when, the moves then, its piece
-        self._final_lift: tuple[chess.Square, float, int, chess.Piece | None] | None = None
+        self._final_lift = None  # the other side's lift that made the last move final
         self._plies_at_press = 0  # the moves made before the last clock press, which confirmed them
         self._bounced_since_press: chess.Bitboard = 0  # squares that bounced since the last clock press
         self._touched_since_press: chess.Bitboard = 0  # emptied since the last clock press, or empty then
@@ -1395,15 +1401,3 @@ class Recognizer(Dumps):
             self._out.append(DrawClaimable(reason="threefold repetition", t=self._t))
         elif board.is_fifty_moves():
             self._out.append(DrawClaimable(reason="fifty-move rule", t=self._t))
-
-    def _pgn(self, headers: dict[str, str] | None) -> chess.pgn.Game:
-        import chess.pgn  # here, not at the top: chess.pgn loads chess.engine and with it asyncio
-
-        board = self._board
-        game = chess.pgn.Game.from_board(board)
-        if headers:
-            game.headers.update(headers)
-        outcome = board.outcome()
-        game.headers["Result"] = outcome.result() if outcome else "*"
-        game.headers["Variant"] = "Chess960"
-        return game

@@ -12,28 +12,40 @@ front of `Recognizer._step` (machine.py), which reads events one at a time.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import cast
+from typing import NamedTuple, cast
 
 import chess
 
-from eboard960.events import BoardSnapshot, ButtonPressed, PieceLifted, PiecePlaced, SquareEvent
+from eboard960.events import (
+    CLOCK_BUTTONS,
+    BoardSnapshot,
+    ButtonPressed,
+    PieceLifted,
+    PiecePlaced,
+    SquareEvent,
+)
 from eboard960.recognizer.evidence import SCAN_SECONDS, Segment
 from eboard960.recognizer.explain import after_move, with_promotions
 from eboard960.recognizer.hindsight import Hindsight
 from eboard960.recognizer.table import Mode
 
 
+class EarlyLift(NamedTuple):
+    """The other side's lift made while the mover's piece was in hand, read once that piece lands."""
+
+    event: PieceLifted
+    decided: bool  # what the events before it left pending was decided at it then
+
+
 class Overlap(Hindsight):
     """The layer of `Recognizer` that holds events back (the other side's early lift, the buttons and a place
     that wait with it, a clock pressed mid-slide) and steps them through the recognizer (`_step`, `_apply`)
-    in the order the moves were made; a part of it kept apart, like `Hindsight`."""
+    in the order the moves were made; a part of it kept apart, like `Dumps` and `Hindsight`."""
 
     _resync: bool
     # the mover's clock, pressed just after a piece landed that may be the other side's reply placed first
     _held_press: tuple[chess.Move, Segment, chess.Square] | None
-    # the other side's lift made while the mover's piece was in hand, read once that piece lands, and
-    # whether what the events before it left pending was decided at it then
-    _early_lift: tuple[PieceLifted, bool] | None
+    _early_lift: EarlyLift | None
     _held_presses: list[ButtonPressed]  # buttons after it, while it may be a victim's lift
     _slide_press: ButtonPressed | None  # the mover's clock pressed mid-slide, stepped once the piece lands
     _paused: PiecePlaced | None  # a place on the way to take the held piece: a landing, or a slide going on
@@ -52,7 +64,7 @@ class Overlap(Hindsight):
         if press is not None and not self._waits_with_slide(event):
             self._slide_press = None
             self._take_held(press)
-        if type(event) is ButtonPressed and event.button == chess.COLOR_NAMES[self._board.turn] and (
+        if type(event) is ButtonPressed and CLOCK_BUTTONS.get(event.button) == self._board.turn and (
                 self._sliding()):
             self._slide_press = event
             return
@@ -89,8 +101,8 @@ class Overlap(Hindsight):
         could have made (`_both_land`)."""
         held = self._early_lift
         if held is not None:
-            early = self._map(held[0].square)
-            if type(event) is BoardSnapshot and self._reads_on(event, held[0].square):
+            early = self._map(held.event.square)
+            if type(event) is BoardSnapshot and self._reads_on(event, held.event.square):
                 self._step(event)  # its changes are taken one by one (`_report_changes`)
                 return
             shared, self._shared = self._shared, None
@@ -131,11 +143,12 @@ class Overlap(Hindsight):
         pending = self._unseen_capture or self._held_capture
         if pending is not None and type(event) is PieceLifted and (
                 self._map(event.square) != pending.to_square and self._taken_up_early(event)):
-            self._early_lift = (event, False)  # the press held for the mover's next event: it decides both
+            # the press held for the mover's next event: it decides both
+            self._early_lift = EarlyLift(event, decided=False)
             return
         self._step(event, may_hold=True)
 
-    def _land(self, event: SquareEvent, held: tuple[PieceLifted, bool]) -> None:
+    def _land(self, event: SquareEvent, held: EarlyLift) -> None:
         """Step the mover's `event` and the buttons held before it, then the `held` lift of the other side's,
         unless the mover's move is not complete yet (a king step that may be the first half of a castling is:
         the spec makes it final once the other side begins)."""
@@ -145,11 +158,11 @@ class Overlap(Hindsight):
         self._held_presses.clear()
         self._step(event)
         self._release_slide_press()
-        in_hand = self._board.occupied_co[self._board.turn] & ~self._occupied
+        in_hand = self._mover_in_hand()
         if self.mode is Mode.CASTLING or (self.mode is Mode.PLAYING and in_hand):
             self._early_lift = held
         else:
-            self._step(PieceLifted(square=held[0].square, t=self._t))
+            self._step(PieceLifted(square=held.event.square, t=self._t))
 
     def _reads_on(self, snapshot: BoardSnapshot, reported: chess.Square) -> bool:
         """Is `snapshot` read as the changes it shows (`_report_changes`), with the square of the held lift
@@ -189,11 +202,11 @@ class Overlap(Hindsight):
         the mover's piece lands says which)? Not where a capture may be on the board already: a square of the
         other side's that bounced while the piece was in hand, or one filled just before its lift (placed
         first)."""
-        if type(event) is not PieceLifted or self._held_press or self._held or not (
+        if type(event) is not PieceLifted or self._held_press or self._held_undo or not (
                 (self.mode is Mode.PLAYING and self._open is None) or self._sliding()):
             return False
         board, occupied, square = self._board, self._occupied, self._map(event.square)
-        in_hand = board.occupied_co[board.turn] & ~occupied
+        in_hand = self._mover_in_hand()
         if not in_hand or self._landed_unheld() or not (
                 board.occupied_co[not board.turn] & occupied & chess.BB_SQUARES[square]):
             return False
@@ -218,8 +231,7 @@ class Overlap(Hindsight):
         landed = self._occupied & ~self._board.occupied
         if not landed or not self._castling_in_hand():
             return bool(landed)
-        return not any(not landed & ~(chess.BB_SQUARES[shape.king_to] | chess.BB_SQUARES[shape.rook_to])
-                       for shape in self._shapes)
+        return not any(not landed & ~shape.targets for shape in self._shapes)
 
     def _victim_or_reply(self, event: SquareEvent, early: chess.Square) -> bool:
         """With a slide going on and the piece from `early` held, which can take where the slide paused: does
@@ -241,7 +253,7 @@ class Overlap(Hindsight):
         if type(event) is not PiecePlaced:
             return False
         board, square = self._board, self._map(event.square)
-        moves = list(board.generate_legal_moves(from_mask=board.occupied_co[board.turn] & ~self._occupied))
+        moves = list(board.generate_legal_moves(from_mask=self._mover_in_hand()))
         return any(move.to_square == square for move in moves) and any(
             move.to_square == early and chess.between(move.from_square, early) & chess.BB_SQUARES[square]
             for move in moves)
@@ -261,7 +273,7 @@ class Overlap(Hindsight):
     def _takes_paused(self, paused: PiecePlaced, early: chess.Square) -> bool:
         """Can the held piece from `early` take the mover's piece where it paused, were that the move?"""
         board, square = self._board, self._map(paused.square)
-        in_hand = board.occupied_co[board.turn] & ~self._occupied
+        in_hand = self._mover_in_hand()
         return any(with_promotions(after_move(board, move), early, square)
                    for move in board.generate_legal_moves(in_hand, chess.BB_SQUARES[square]))
 
@@ -273,7 +285,7 @@ class Overlap(Hindsight):
         if type(event) is not PiecePlaced or pending is None:
             return False
         board, square = self._board, self._map(event.square)
-        in_hand = board.occupied_co[board.turn] & ~self._occupied
+        in_hand = self._mover_in_hand()
         return bool(with_promotions(after_move(board, pending), early, square)) and any(
             board.generate_legal_moves(in_hand, chess.BB_SQUARES[square]))
 
@@ -294,7 +306,7 @@ class Overlap(Hindsight):
         pending = self._unseen_capture or self._held_capture
         if pending is not None and with_promotions(after_move(board, pending), early, square):
             return False  # the capture made, the held piece's move: the press was not early
-        moves = list(board.generate_legal_moves(from_mask=board.occupied_co[board.turn] & ~self._occupied))
+        moves = list(board.generate_legal_moves(from_mask=self._mover_in_hand()))
         if any(board.is_en_passant(move) and (move.to_square, move.to_square ^ 8) == (square, early)
                for move in moves):
             return False  # the pawn that takes it en passant landing
