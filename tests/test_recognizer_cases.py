@@ -83,6 +83,15 @@ def test_of_two_promotion_buttons_after_the_place_the_later_chooses_when_no_repl
     assert sans(run(theirs, reply)[1]) == ["b8=N", "g1=R+"]
 
 
+def test_a_promotion_named_as_no_piece_a_pawn_can_become_takes_the_button_s_piece() -> None:
+    """Found by a review of `_choose`: the board names the mover's king on the promotion square, a misread
+    (a worn piece); the rook button pressed before was ignored and a queen made."""
+    start = chess.Board("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", chess960=True)
+    named_king = [lift("b7"), place("b8", "K"), press("white")]
+    assert sans(run(start, [press("promote_r"), *named_king])[1]) == ["b8=R+"]
+    assert sans(run(start, named_king)[1]) == ["b8=Q+"]
+
+
 def test_a_pawn_swapped_for_its_piece_after_the_clock_takes_the_piece_the_board_names() -> None:
     """Found failing (the fifty-eighth outside generator): on a board that names pieces, the pawn set down
     on b8 (named a pawn), the clock pressed, then the pawn swapped for a knight before Black began. The

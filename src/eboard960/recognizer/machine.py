@@ -1019,11 +1019,8 @@ class Recognizer(Dumps):
             landing = min(moves, key=self._landing_doubt).to_square
             moves = [move for move in moves if move.to_square == landing]
             first = moves[0]
-        if first.promotion:
+        if first.promotion:  # a name that fits one promotion chose it above; one that fits none is a misread
             wanted = self._promotion.piece if self._promotion else chess.QUEEN
-            reported_piece = pieces.get(first.to_square)
-            if reported_piece is not None and reported_piece.color == board.turn:
-                wanted = reported_piece.piece_type
             for move in moves:
                 if move.promotion == wanted:
                     return move
