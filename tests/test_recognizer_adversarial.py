@@ -2246,3 +2246,15 @@ def test_a_reply_slid_across_the_square_a_change_of_mind_could_reach_takes_the_m
     assert moves_made(fen, [*events, *straddled]) == ["Nd2", "Nxd2", "a3"]
     assert moves_made(fen, [*events, lift("c3", 5.8), place("b5", 6.5)]) == ["Nc3", "Nd2", "Nb5"]
     assert moves_made(fen, [*events, lift("c3", 4.83), place("b5", 5.5)]) == ["Nc3", "Nd2", "Nb5"]
+
+
+def test_a_reply_slid_across_a_square_a_change_of_mind_could_reach_leaves_the_move_first_read() -> None:
+    """Found failing (a fourth clone of the judges' corpus, 8x rare habits): ...Qxa6 unpressed, then White's
+    knight slid f3-g4-h4, g4 filled 90 ms before f3 empties and emptied 80 ms after h4 fills. g4 read as
+    Black's change of mind, Qg4 with the rook on a6 only touched; lifted a second later, it is."""
+    fen = "2q1k3/8/R7/8/8/5N2/8/4K3 b - - 0 1"
+    events = [lift("a6", 1), lift("c8", 2), place("a6", 2.5), place("g4", 8.0), lift("f3", 8.09),
+              place("h4", 8.27)]
+    assert moves_made(fen, [*events, lift("g4", 8.35), press("white", 9.2)]) == ["Qxa6", "Nh4"]
+    assert moves_made(fen, [*events, press("white", 9.2), lift("g4", 10.3), place("d7", 11)]) == [
+        "Qg4", "Nh4", "Qd7"]

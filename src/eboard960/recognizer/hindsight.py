@@ -271,11 +271,12 @@ class Hindsight:
                 and bool(with_promotions(board, move.from_square, square)))
 
     def _straddled_reply(self, lifted_at: float, event: SquareEvent | None) -> bool:
-        """The other side's lift at `lifted_at`, within a scan of the open move's landing, empties the square
-        whose fill, within a scan before the open move's piece left the square beside it, read the last move
-        as a change of mind: that piece was slid, set down across both squares, and the last move's piece
-        taken first as its victim. The move before the change of mind is made, the open move its capture;
-        not if `event` lands the piece lifted where it can go (a quick reply)."""
+        """Was the last move's change of mind the other side's piece slid, set down across the square it
+        left and the one beside it? The fill that read it came within a scan before the open move's piece
+        left the square beside, and the other side lifts from it (at `lifted_at`) within a scan of that
+        piece's landing. The move the change of mind replaced is made, then the open move (a capture, if its
+        piece was the victim taken first), when the board shows the two; not if `event` lands the piece
+        lifted where it can go (a quick reply)."""
         move, board, left_at, placed_at = self._open, self._board, self._left_at, self._placed_at
         assert move is not None and self._last_lift is not None  # asked after the other side's lift
         straddled = self._last_lift.square
@@ -293,17 +294,19 @@ class Hindsight:
             return False
         before = board.copy()
         before.pop()
-        earlier = chess.Move(last.from_square, move.to_square, last.promotion)
-        if not before.is_legal(earlier) or not left_at.get(move.to_square, math.inf) < filled:
-            return False
-        after = after_move(before, earlier)
-        capture = chess.Move(move.from_square, move.to_square, move.promotion)
-        if not after.is_legal(capture):
-            return False
-        self._fire("retract")
-        self._fire("take_back")
-        self._make_line([earlier, capture], open_last=True)
-        return True
+        reply = chess.Move(move.from_square, move.to_square, move.promotion)
+        for earlier in reversed(self._replaced):
+            if earlier.from_square != last.from_square or not before.is_legal(earlier):
+                continue
+            after = after_move(before, earlier)
+            victim_first = left_at.get(move.to_square, math.inf) < filled  # the earlier move's piece taken
+            if after.is_legal(reply) and (victim_first or not after.piece_at(move.to_square)) and reads_as(
+                    after_move(after, reply), self._occupied, self._pieces):
+                self._fire("retract")
+                self._fire("take_back")
+                self._make_line([earlier, reply], open_last=True)
+                return True
+        return False
 
     def _make_open_final(
         self, occupied: chess.Bitboard, reply_follows: bool, *, chosen: bool = False
