@@ -294,17 +294,16 @@ class Hindsight:
             return False
         before = board.copy()
         before.pop()
-        reply = chess.Move(move.from_square, move.to_square, move.promotion)
+        victim_first = left_at.get(move.to_square, math.inf) < filled  # the earlier move's piece taken
         for earlier in reversed(self._replaced):
             if earlier.from_square != last.from_square or not before.is_legal(earlier):
                 continue
             after = after_move(before, earlier)
-            victim_first = left_at.get(move.to_square, math.inf) < filled  # the earlier move's piece taken
-            if after.is_legal(reply) and (victim_first or not after.piece_at(move.to_square)) and reads_as(
-                    after_move(after, reply), self._occupied, self._pieces):
+            if after.is_legal(move) and (victim_first or not after.piece_at(move.to_square)) and reads_as(
+                    after_move(after, move), self._occupied, self._pieces):
                 self._fire("retract")
                 self._fire("take_back")
-                self._make_line([earlier, reply], open_last=True)
+                self._make_line([earlier, move], open_last=True)
                 return True
         return False
 
