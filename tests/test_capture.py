@@ -55,6 +55,26 @@ def test_cut_off_last_line_is_ignored_with_everything_before_kept(tmp_path: Path
     assert capture.cut_off.startswith("line 3:")
 
 
+@pytest.mark.parametrize("suffix", [".jsonl", ".jsonl.gz"])
+def test_a_file_saved_with_a_byte_order_mark_and_crlf_line_ends_reads_as_written(
+    tmp_path: Path, suffix: str
+) -> None:
+    """What an editor on Windows leaves of a capture someone opened and saved."""
+    text = "\ufeff" + "".join(
+        line + "\r\n" for line in [json.dumps(HEADER), '{"t": 1, "lift": "e2"}', '{"t": 2, "place": "e4"}']
+    )
+    data = text.encode()
+    (path := tmp_path / f"c{suffix}").write_bytes(gzip.compress(data) if suffix.endswith(".gz") else data)
+    capture = read_capture(path)
+    assert capture.header.board == "events"
+    assert capture.header.start.board_fen() == chess.Board.from_chess960_pos(518).board_fen()
+    assert [r.event for r in capture.records] == [
+        PieceLifted(square=chess.E2, t=1.0),
+        PiecePlaced(square=chess.E4, t=2.0),
+    ]
+    assert capture.problems == [] and capture.cut_off is None
+
+
 def test_bad_records_are_named_by_line_and_the_rest_is_kept(tmp_path: Path) -> None:
     lines = [
         json.dumps(HEADER),

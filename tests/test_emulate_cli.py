@@ -72,7 +72,9 @@ def test_emulated_dgt_board_plays_its_script_to_a_serial_host(tmp_path: Path) ->
         (["dgt"], "lift e9\n", "script line 1"),
         (["dgt"], "dance\n", "expected move/lift/place/press/wait"),
         (["dgt", "--script", "/nonexistent/script.txt"], None, "cannot read the script"),
+        (["dgt"], b"move e2e4\n\xffmove e7e5\n", "script.txt: not UTF-8 text (byte 10)"),
         (["dgt"], "lift e2\nlift z9\n", "script line 2: 'lift z9': 'z9' is not a square (a1 to h8)"),
+        (["dgt"], "\ufefflift e2\nlift z9\n", "script line 2: 'lift z9'"),  # a byte order mark is no text
         (["dgt"], "lift e2\nplace e4 X\n", "script line 2: 'place e4 X': 'X' is not a piece letter"),
         (["dgt"], "wait abc\n", "script line 1: 'wait abc': 'abc' is not a number of seconds"),
         (["dgt"], "wait nan\n", "script line 1: 'wait nan': wait takes 0 to 3600 seconds, not nan"),
@@ -85,12 +87,12 @@ def test_emulated_dgt_board_plays_its_script_to_a_serial_host(tmp_path: Path) ->
     ],
 )
 def test_mistakes_are_one_line_errors(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], script: str | None,
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], script: str | bytes | None,
     message: str,
 ) -> None:
     if script is not None:
         path = tmp_path / "script.txt"
-        path.write_text(script)
+        path.write_bytes(script if isinstance(script, bytes) else script.encode())
         args = [*args, "--script", str(path)]
     assert main(["emulate", *args]) == 2
     err = capsys.readouterr().err

@@ -209,12 +209,14 @@ INFLATE_CHUNK = 1 << 14
 def _text(path: Path) -> tuple[list[str], list[int], list[str]]:
     """The file's lines, the numbers of lines a damaged gzip member cut short, warnings on skipped bytes."""
     if path.suffix != ".gz":
-        with path.open(encoding="utf-8", errors="replace", newline="\n") as handle:  # bad bytes: bad lines
+        # utf-8-sig: a byte order mark, as editors on Windows write, is no part of the header;
+        # bad bytes make bad lines
+        with path.open(encoding="utf-8-sig", errors="replace", newline="\n") as handle:
             return list(handle), [], []
     text, cut, skipped = _gzip_text(path.read_bytes())
     if not text and skipped:
         raise CaptureError(f"{path.name}: no readable gzip data")
-    return io.StringIO(text.decode("utf-8", errors="replace"), newline="\n").readlines(), cut, skipped
+    return io.StringIO(text.decode("utf-8-sig", errors="replace"), newline="\n").readlines(), cut, skipped
 
 
 def _gzip_text(data: bytes, *, followed: bool = False) -> tuple[bytes, list[int], list[str]]:

@@ -207,9 +207,13 @@ def main(args: argparse.Namespace) -> int:
     steps: list[Step] = []
     if args.script is not None:
         try:
-            text = args.script.read_text(encoding="utf-8")
+            text = args.script.read_text(encoding="utf-8-sig")  # with or without a byte order mark
         except OSError as error:
             raise ScenarioError(f"cannot read the script {args.script}: {error.strerror}") from None
+        except UnicodeDecodeError as error:
+            raise ScenarioError(
+                f"cannot read the script {args.script}: not UTF-8 text (byte {error.start})"
+            ) from None
         buttons = PRESSABLE if getattr(model, "clock", None) is not None else ()
         steps = parse_script(text, chess.Board.from_chess960_pos(args.position), buttons)
     # 10 bits a byte on either line (8N1 or 7O1, with the start bit)
