@@ -1120,3 +1120,24 @@ def test_a_castling_whose_rook_landing_came_long_before_its_lift_is_the_only_mov
     timed = [dataclasses.replace(e, t=n * 0.8) for n, e in enumerate(events, start=1)]
     reports = [report for event in timed for report in recognizer.feed(event)] + recognizer.finish()
     assert sans(reports) == ["O-O-O"]
+
+
+def test_a_capture_landed_within_a_bounce_of_its_victim_and_lifted_again_is_made_at_the_end() -> None:
+    """Found failing (the sixty-first generator's stress set): Rxe8#, the rook set down 0.1 s after the
+    victim's lift (read as the victim knocked back), then the rook picked up again to clear the board, and
+    the input ends. The end made two captures on b8 no hand touched; the board showed the mate before the
+    last lift. A victim only lifted by the end, never set down on, is a capture in the air: no move."""
+    start = chess.Board("4r1k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1", chess960=True)
+    for position, timed, expected in (
+        (start, [(lift("e1"), 1.0), (lift("e8"), 2.0), (place("e8"), 2.099), (lift("e8"), 5.0)],
+         ["Rxe8#"]),
+        (start.copy(), [(lift("e1"), 1.0), (lift("e8"), 2.0), (place("e8"), 2.099), (lift("e8"), 2.4),
+                        (place("e8"), 2.5), (lift("e8"), 4.0)], ["Rxe8#"]),
+        (chess.Board("4r1k1/5pp1/8/8/8/8/5PPP/4R1K1 w - - 0 1", chess960=True),
+         [(lift("e1"), 1.0), (lift("e8"), 2.0), (place("e8"), 2.099), (lift("e8"), 5.0)], ["Rxe8+"]),
+        (start.copy(), [(lift("e1"), 1.0), (lift("e8"), 2.0)], []),
+    ):
+        recognizer = Recognizer(position)
+        events = [dataclasses.replace(event, t=t) for event, t in timed]
+        reports = [report for event in events for report in recognizer.feed(event)] + recognizer.finish()
+        assert sans(reports) == expected

@@ -143,6 +143,22 @@ def with_promotions(
     return [move] if board.is_legal(move) else []
 
 
+def slides_over(board: chess.Board, square: chess.Square, beside: chess.Square | None = None) -> bool:
+    """Can a piece of the side to move, on a square beside `square` (on `beside`, if given), slide over it
+    on a legal move: set down there on its way, across the corner of a knight's leg or straddling two
+    squares? `square` lies inside the rectangle the move spans, short of both its ends."""
+    origins = chess.BB_KING_ATTACKS[square] & board.occupied_co[board.turn]
+    if beside is not None:
+        origins &= chess.BB_SQUARES[beside]
+    file, rank = chess.square_file(square), chess.square_rank(square)
+    for move in board.generate_legal_moves(from_mask=origins):
+        files = sorted((chess.square_file(move.from_square), chess.square_file(move.to_square)))
+        ranks = sorted((chess.square_rank(move.from_square), chess.square_rank(move.to_square)))
+        if square != move.to_square and files[0] <= file <= files[1] and ranks[0] <= rank <= ranks[1]:
+            return True
+    return False
+
+
 def matching_moves(
     board: chess.Board,
     occupied: chess.Bitboard,

@@ -37,6 +37,7 @@ from eboard960.recognizer.explain import (
     matching_moves,
     occupancy_after,
     reads_as,
+    slides_over,
     successors,
     with_promotions,
 )
@@ -397,7 +398,8 @@ class Hindsight:
         """A capture undone victim first (taken back, or retracted while open) ends with its piece put
         back on its origin, which is also how the other side's next move looks when a board reports its
         place before its lift: the undoing stands unless this event lifts, soon enough, a piece that can
-        go to that square (and is not told apart by the piece the board reported there). A capture whose
+        go to that square, or within a scan one beside it that can slide over it (and is not told apart by
+        the piece the board reported there). A capture whose
         piece was never lifted again was not undone by hand but seen undone (a capture out of turn put
         back, capturer first) or not at all: then the lift may come at any time."""
         trigger, self._held_undo = self._held_undo, None
@@ -414,8 +416,9 @@ class Hindsight:
             square = self._map(event.square)
             same_piece = self._pieces.get(origin) in (None, position.piece_at(square))
             lifted = self._occupied & chess.BB_SQUARES[square]
-            if same_piece and lifted and with_promotions(position, square, origin):
-                return  # the next move, placed first: the lift completes it
+            slid = event.t - self._t <= SCAN_SECONDS and slides_over(position, origin, square)
+            if same_piece and lifted and (with_promotions(position, square, origin) or slid):
+                return  # the next move, placed first (or slid over the origin): the lift completes it
         if trigger == "take_back":
             self._fire("take_back")
         else:
@@ -465,6 +468,18 @@ class Hindsight:
                 return move
             if not with_reply and after.occupied == occupied:
                 return move
+        return None
+
+    def _capture_lifted_again(self) -> chess.Move | None:
+        """At the end of input: a capture whose piece landed within a bounce of its victim's lift (read as the
+        victim knocked back), and whose square was emptied again since. The board showed the capture before
+        that lift: the capturer picked up again once its move was made (a mate's pieces cleared away)."""
+        board, segment = self._board, self._segment
+        for square in chess.scan_forward(board.occupied_co[not board.turn] & ~self._occupied & segment.ever):
+            if square in segment.bounced and (
+                capture := self._latent_capture(self._occupied | chess.BB_SQUARES[square], with_reply=False)
+            ) and capture.to_square == square and segment.bounced_while_empty(square, capture.from_square):
+                return capture
         return None
 
     def _replies(self, after: chess.Board, occupied: chess.Bitboard, capture: chess.Move) -> list[chess.Move]:

@@ -46,6 +46,7 @@ from eboard960.recognizer.explain import (
     matching_moves,
     occupancy_after,
     shape_of,
+    slides_over,
     with_promotions,
 )
 from eboard960.recognizer.overlap import EarlyLift
@@ -313,13 +314,15 @@ class Recognizer(Dumps):
             self._first_event(None)
 
     def _commit_pending(self, *, pressed: bool = False) -> None:
-        """The mover's clock (`pressed`) or the end of input: the open move (or a latent capture) is final.
+        """The mover's clock (`pressed`) or the end of input: the open move (or a latent capture, or at the
+        end a capture lifted again, `_capture_lifted_again`) is final.
         A latent capture that landed as quick as a bounce before its piece left waits for the next event at
         a press: the touched victim, the piece still in hand and the clock pressed early look the same."""
         if self._open is not None:
             self._make_open_final(self._occupied, reply_follows=False)
         elif self.mode in (Mode.PLAYING, Mode.ILLEGAL) and (
-            latent := self._latent_capture(self._occupied, with_reply=False)
+            (latent := self._latent_capture(self._occupied, with_reply=False))
+            or (not pressed and (latent := self._capture_lifted_again()))
         ):
             if pressed and self._landed_in_a_bounce(latent):
                 self._held_capture = latent  # unless the piece lands next (`_decide_held_capture`)
@@ -1110,10 +1113,12 @@ class Recognizer(Dumps):
     def _may_be_placed_first(position: chess.Board, capture: chess.Move, segment: Segment) -> bool:
         """Could the events that undid `capture` victim first (so that its square looks only touched)
         also be a touch of the capturer and the next move from `position` shown on the capture's
-        origin before its lift?"""
+        origin before its lift, landing there or sliding over it?"""
         if segment.was_lifted(capture.to_square):
             return False  # the capturer went back first: the victim put back ends it
-        return any(position.generate_legal_moves(to_mask=chess.BB_SQUARES[capture.from_square]))
+        origin = capture.from_square
+        return any(position.generate_legal_moves(to_mask=chess.BB_SQUARES[origin])) or (
+            slides_over(position, origin))
 
     def _repromote(self) -> None:
         """A promotion button while a promotion is open changes its piece."""
