@@ -98,6 +98,16 @@ def test_bad_records_are_named_by_line_and_the_rest_is_kept(tmp_path: Path) -> N
     assert [r.line for r in capture.records] == [2, 6]
 
 
+@pytest.mark.parametrize("button", ['["white"]', '{"white": 1}', "5", "null"])
+def test_a_button_that_is_no_name_is_one_malformed_record(tmp_path: Path, button: str) -> None:
+    """A list or an object where a button's name belongs is named by its line, not a crash."""
+    lines = [json.dumps(HEADER), '{"t": 1, "lift": "e2"}', f'{{"t": 2, "button": {button}}}',
+             '{"t": 3, "place": "e4"}']
+    capture = read_capture(write(tmp_path / "c.jsonl", lines))
+    assert capture.problems == [f"line 3: unknown button {json.loads(button)!r}"]
+    assert [r.line for r in capture.records] == [2, 4]
+
+
 @pytest.mark.parametrize("bad", ["NaN", "1e400", "-Infinity"])
 def test_a_time_that_is_no_finite_number_is_one_malformed_record(tmp_path: Path, bad: str) -> None:
     """One bad time gives one message; the lines after it are judged against the last good time."""

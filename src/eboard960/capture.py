@@ -164,7 +164,7 @@ def parse_record(obj: Any, line: int) -> Record:
             raise CaptureError(f"line {line}: {error}") from None
         return Record(line=line, t=t, kind=kind, event=snapshot)
     if kind == "button":
-        if value not in BUTTONS:
+        if not isinstance(value, str) or value not in BUTTONS:  # a list or an object cannot be looked up
             raise CaptureError(f"line {line}: unknown button {value!r}")
         return Record(line=line, t=t, kind=kind, event=ButtonPressed(button=value, t=t))
     if kind == "link":
