@@ -126,6 +126,31 @@ def test_keyboard_drives_the_emulated_board(tmp_path: Path) -> None:
     assert [m.uci() for m in result.games[0].mainline_moves()] == ["e2e4", "e7e5", "g1f3"]
 
 
+def test_typed_bytes_that_are_not_utf8_are_one_refused_line_and_the_rest_is_played(
+        tmp_path: Path, capsys, monkeypatch) -> None:
+    """A Latin-1 key (a terminal not in UTF-8) once swallowed every later line, even 'quit'."""
+    read, write = os.pipe()
+    os.write(write, b"e4\n\xe9\xff\ne5\nquit\n")
+    os.close(write)
+    monkeypatch.setattr(sys, "stdin", os.fdopen(read, "r"))
+    assert main(["play", "--position", "518", "--record", str(tmp_path / "g.jsonl")]) == 0
+    out = capsys.readouterr().out
+    assert "move 1. e4" in out and "move 1... e5" in out
+    assert "? '\ufffd\ufffd' is neither a move nor a command" in out
+
+
+def test_standard_input_that_cannot_be_read_ends_the_emulated_game_with_one_line(tmp_path: Path) -> None:
+    """nohup leaves standard input write-only: no traceback and no endless wait, the game is saved."""
+    with open(os.devnull, "w") as write_only:  # as nohup opens it
+        done = subprocess.run(
+            [sys.executable, "-m", "eboard960", "play", "--position", "518",
+             "--record", str(tmp_path / "g.jsonl")],
+            stdin=write_only, capture_output=True, text=True, env=_env(tmp_path), timeout=30)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert "? cannot read standard input (Bad file descriptor): typed commands are off" in done.stdout
+    assert (tmp_path / "g.jsonl.pgn").exists()
+
+
 def test_ctrl_c_says_where_the_game_is_saved_and_how_to_go_on(tmp_path: Path) -> None:
     journal = tmp_path / "interrupted.jsonl"
     process = subprocess.Popen(

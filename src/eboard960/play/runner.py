@@ -14,6 +14,7 @@ very same clock.
 from __future__ import annotations
 
 import asyncio
+import codecs
 import contextlib
 import dataclasses
 import os
@@ -316,6 +317,10 @@ def keyboard_driver(stdin: TextIO) -> Driver:
                         return
                 except Eboard960Error as error:
                     runner.display.say(f"? {error}")
+            if lines.failed is not None:  # e.g. under nohup, which leaves standard input write-only
+                runner.display.say(f"? cannot read standard input ({lines.failed}): typed commands are off")
+                if runner.virtual is None:  # a real board is played by hand, so the game goes on
+                    await idle_driver(runner)
         finally:
             lines.close()
 
@@ -356,7 +361,9 @@ class _LineReader:
     With `typing` and a terminal the reader edits the line itself (cbreak
     mode: no echo, a key at a time) and hands the line being typed to
     `typing`, so a screen that redraws every second never wipes what the
-    player is typing. The terminal's settings are restored by `close`.
+    player is typing. The terminal's settings are restored by `close`. Bytes that
+    are not UTF-8 become U+FFFD, so such a line is refused as a command like any
+    other. Input that cannot be read ends as at its end, with the reason in `failed`.
     """
 
     def __init__(self, stream: TextIO, typing: Callable[[str], None] | None) -> None:
@@ -364,7 +371,8 @@ class _LineReader:
         self._typing = typing
         self._queue: asyncio.Queue[str | None] = asyncio.Queue()
         self._buffer = ""
-        self._pending = b""
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")  # keeps half a character
+        self.failed: str | None = None
         self._loop = asyncio.get_running_loop()
         self._terminal = termios.tcgetattr(self._fd) if typing and stream.isatty() else None
         if self._terminal is not None:
@@ -387,16 +395,14 @@ class _LineReader:
             data = os.read(self._fd, 4096)
         except (BlockingIOError, InterruptedError):
             return
-        if not data:
+        except OSError as error:
+            self.failed = error.strerror or str(error)
             self._end()
             return
-        self._pending += data
-        try:
-            text, self._pending = self._pending.decode(), b""
-        except UnicodeDecodeError:
-            return  # half a character so far
-        for char in text:
+        for char in self._decoder.decode(data, final=not data):
             self._key(char)
+        if not data:
+            self._end()
 
     def _key(self, char: str) -> None:
         if char in "\r\n":
