@@ -24,6 +24,7 @@ import pytest
 
 from eboard960.board import Board
 from eboard960.capture import CaptureWriter, read_capture
+from eboard960.cli import main
 from eboard960.emulators.hand import hand_steps
 from eboard960.errors import Eboard960Error
 from eboard960.events import PieceLifted, PiecePlaced
@@ -138,6 +139,20 @@ def test_level_out_of_range_is_a_clear_error() -> None:
 
     with pytest.raises(Eboard960Error, match=re.escape("--level must be 0..20 for this engine, not 99")):
         asyncio.run(start())
+
+
+def test_a_program_that_never_answers_uci_is_a_clear_error_not_a_wait(tmp_path: Path, capsys,
+                                                                     monkeypatch) -> None:
+    """`--engine` naming a program that is no UCI engine (`cat`, an xboard-only engine) waited forever."""
+    silent = tmp_path / "silent_engine"
+    silent.write_text(f"#!{sys.executable}\nimport sys\nfor line in sys.stdin:\n    pass\n")
+    silent.chmod(0o755)
+    monkeypatch.setattr("eboard960.play.engine.START_TIMEOUT", 0.5)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert main(["play", "--position", "518", "--engine", str(silent)]) == 2
+    assert capsys.readouterr().err == (
+        f"eboard960 play: {silent} did not answer as a UCI engine within 0.5 s\n")
+    assert not (tmp_path / "data").exists()  # no journal was started
 
 
 def test_a_skill_level_that_is_not_a_number_is_a_clear_error(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ option play at full strength. Each move gets a short fixed thinking time.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import shutil
@@ -16,6 +17,9 @@ import chess.engine
 from eboard960.play.errors import PlayError
 
 ENGINE_DIRS = ("/usr/games", "/usr/local/games")
+START_TIMEOUT = 10.0
+"""Seconds a program has to answer `uci` with `uciok`. One that never does (an xboard-only engine, any other
+program) would otherwise keep the game from starting, with nothing said."""
 
 
 def find_engine(name: str) -> str:
@@ -44,7 +48,9 @@ class EngineOpponent:
                     options: chess.engine.ConfigMapping | None = None) -> EngineOpponent:
         """Start the engine; `limit` per move defaults to 0.2 s, `options` are extra UCI options."""
         try:
-            _transport, engine = await chess.engine.popen_uci(path)
+            _transport, engine = await asyncio.wait_for(chess.engine.popen_uci(path), START_TIMEOUT)
+        except TimeoutError:  # popen_uci closes the process it started
+            raise PlayError(f"{path} did not answer as a UCI engine within {START_TIMEOUT:g} s") from None
         except (OSError, chess.engine.EngineError) as error:
             raise PlayError(f"cannot start the engine {path}: {error}") from None
         if level is not None:
