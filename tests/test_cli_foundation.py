@@ -174,6 +174,16 @@ def test_methods_roll_prompts_on_stdin(capsys, monkeypatch):
     assert "position 518" in out
 
 
+def test_methods_roll_refuses_a_typed_value_that_is_not_utf8_and_goes_on(capsys, monkeypatch):
+    """Where the locale reads standard input strictly (en_US.UTF-8), such a byte was a traceback."""
+    typed = io.TextIOWrapper(io.BytesIO(b"\xe9\n2\n3\n3\n2\n3\n"), encoding="utf-8", errors="strict")
+    monkeypatch.setattr("sys.stdin", typed)
+    status, out, _ = run(capsys, "methods", "roll", "bodlaender-die")
+    assert status == 0
+    assert "a d6 cannot give '\ufffd' here" in out and "try again" in out
+    assert "position 518" in out
+
+
 def test_methods_roll_stdin_ending_early(capsys, monkeypatch):
     monkeypatch.setattr("sys.stdin", io.StringIO("2\n"))
     assert_user_error(capsys, ["methods", "roll", "bodlaender-die"], "methods",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 from fractions import Fraction
 
@@ -113,6 +114,8 @@ def _plain(value: object) -> str:
 
 
 def _values_from_stdin(run: MethodRun) -> None:
+    if isinstance(sys.stdin, io.TextIOWrapper):  # a byte that is not UTF-8 is a refused value, not a crash
+        sys.stdin.reconfigure(errors="replace")
     while run.request is not None:
         request = run.request
         print(f"{request.prompt}: ", end="", flush=True)
