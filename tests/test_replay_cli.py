@@ -294,6 +294,24 @@ def test_unknown_codec_settings_are_named_and_the_bytes_still_replay(tmp_path: P
     assert "line 1: 'codec' must be an object of codec settings" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(("board", "codec", "message"), [
+    ("dgt", {"rotated": "no"}, "rotated must be true or false, not 'no'"),  # read as true before: rotated
+    ("chesslink", {"updates": "x"}, "updates must be one of 0, 1, 2, 3, 4, 5, 6, 7, not 'x'"),
+    ("chesslink", {"updates": [3]}, "updates must be one of 0, 1, 2, 3, 4, 5, 6, 7, not [3]"),
+    ("pegasus", {"battery_full": "88"}, "battery_full must be a whole number, not '88'"),
+    ("gochess", {"led_rgb": 5}, "led_rgb must be a list like [0, 255, 0], not 5"),
+    ("chessnut", {"stale_after": None}, "stale_after must be a number, not None"),
+])
+def test_codec_settings_of_the_wrong_kind_are_named_and_the_defaults_used(
+        tmp_path: Path, capsys, board: str, codec: dict[str, object], message: str) -> None:
+    """A hand-edited header: a value of another kind than the setting's was a traceback, or misread."""
+    path = tmp_path / "edited.jsonl"
+    path.write_text(json.dumps({"capture": 1, "board": board, "start": 518, "codec": codec}) + "\n")
+    assert main(["replay", str(path)]) == 1
+    assert capsys.readouterr().err == (
+        f"eboard960 replay: {path}: line 1: {message}; the bytes are decoded with the codec's defaults\n")
+
+
 def test_only_unknown_codec_settings_are_named_and_the_known_ones_kept(tmp_path: Path, capsys) -> None:
     path = tmp_path / "mixed.jsonl"
     _dgt_capture_with_presses(path, {"white_side": "right", "foo": 1, "bar": 2})

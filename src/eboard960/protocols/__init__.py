@@ -10,6 +10,7 @@ frame's worth of unparsed bytes.
 
 from __future__ import annotations
 
+import enum
 import importlib
 import inspect
 from typing import Any, Protocol
@@ -40,9 +41,46 @@ def codec_for(name: str, **settings: Any) -> Codec:
     """A fresh codec for the protocol called `name` (the capture header's `board`), with `settings`
     (the header's `codec` object, e.g. a DGT clock's `white_side`)."""
     codec_class = _codec_class(name)
-    if settings and (problem := unknown_settings(name, settings)):
+    if settings and (problem := unknown_settings(name, settings) or _mistyped(codec_class, settings)):
         raise ProtocolError(problem)
     return codec_class(**settings)
+
+
+def _mistyped(codec_class: type, settings: dict[str, Any]) -> str | None:
+    """The first setting whose value is not of its default's kind, named. A capture header's JSON may
+    hold anything: `"rotated": "no"` would read as true, a list where a number belongs crash the codec."""
+    parameters = inspect.signature(codec_class).parameters
+    for key, value in settings.items():
+        default = parameters[key].default
+        if not _fits(value, default):
+            return f"{key} must be {_expected(default)}, not {value!r}"
+    return None
+
+
+def _fits(value: Any, default: Any) -> bool:
+    if isinstance(default, enum.Enum):
+        values = [member.value for member in type(default)]  # a list: the value may be unhashable
+        return not isinstance(value, bool) and value in values
+    if isinstance(default, bool) or isinstance(value, bool):  # a bool is an int to Python, not to a header
+        return isinstance(default, bool) and isinstance(value, bool)
+    if isinstance(default, tuple):
+        same_length = isinstance(value, list | tuple) and len(value) == len(default)
+        return same_length and all(map(_fits, value, default))
+    if isinstance(default, float):
+        return isinstance(value, int | float)
+    return isinstance(value, type(default))
+
+
+def _expected(default: Any) -> str:
+    if isinstance(default, enum.Enum):
+        return "one of " + ", ".join(str(member.value) for member in type(default))
+    if isinstance(default, bool):
+        return "true or false"
+    if isinstance(default, tuple):
+        return f"a list like {list(default)}"
+    if isinstance(default, int):
+        return "a whole number"
+    return "a number" if isinstance(default, float) else "a string"
 
 
 def unknown_settings(name: str, settings: dict[str, Any]) -> str | None:
