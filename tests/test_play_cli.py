@@ -203,6 +203,7 @@ def test_moves_from_a_file_or_dev_null_are_read_as_from_a_pipe(source: str, tmp_
     (["--port", "/dev/ttyUSB0"], "--port and --ble connect a real board; name it with --board"),
     (["--board", "dgt", "--ble", "DGT"], "--board dgt cannot be reached that way"),
     (["--demo", "--pace", "9"], "--pace must be between 0 and 5 seconds, not 9.0"),
+    (["--demo", "--pace", "nan"], "--pace must be between 0 and 5 seconds, not nan"),
     (["--demo", "--board", "dgt", "--port", "/dev/null"], "--demo plays on the emulated board"),
     (["--board", "chesslink", "--port", "/dev/null", "--white-side", "right"],
      "--white-side is for a DGT clock; leave it out for other boards"),

@@ -72,7 +72,7 @@ def _drawn() -> int:
 
 
 def main(args: argparse.Namespace) -> int:
-    if args.pace < 0 or args.pace > 5:
+    if not 0 <= args.pace <= 5:  # also refuses nan, which every comparison passes
         raise PlayError(f"--pace must be between 0 and 5 seconds, not {args.pace}")
     if args.board == "emulator" and (args.port or args.ble):
         raise PlayError("--port and --ble connect a real board; name it with --board")
