@@ -103,6 +103,16 @@ def test_new_secret_file_is_private_and_never_overwritten(tmp_path):
     assert read_secret(path) == secret
 
 
+def test_a_secret_file_with_a_byte_order_mark_reads_as_its_hex(tmp_path):
+    """Notepad's byte order mark was refused as "'ascii' codec can't decode byte 0xef in position 0"."""
+    path = tmp_path / "s"
+    path.write_bytes(b"\xef\xbb\xbf" + SECRET_A.hex().encode() + b"\r\n")
+    assert read_secret(path) == SECRET_A
+    path.write_bytes(b"\xe9" + SECRET_A.hex().encode())
+    with pytest.raises(DayError, match=r"^secret file '.*' must hold hex digits only$"):
+        read_secret(path)
+
+
 @pytest.mark.parametrize(
     ("content", "fragment"), [("zz" * 32, "hex digits only"), ("ab" * 8 + "a", "hex digits"),
                               ("ab" * 15, "at least 16")])
@@ -182,6 +192,9 @@ def test_cli_commit_and_verify(secret_file, tmp_path, capsys):
     [
         (["--secret-file", "/nonexistent/s"], "does not exist"),
         (["--secret-file", "{s}", "--date", "22/11/2026"], "not a date"),
+        (["--secret-file", "{s}", "--date", ""], "'' is not a date"),  # an unset $DATE: today, silently
+        (["--secret-file", "{s}", "--date", "2026-11-22", "--position", "620"],
+         "--commitment and --position are checked by `day verify`"),  # shown, never checked
         (["--secret-file", "{s}", "--round", "0"], "1 or more"),
         (["--secret-file", "{s}", "--exclude", "0-959"], "none of the 960"),
         (["--secret-file", "{s}", "--exclude", "²"], "bad position number or range '²'"),

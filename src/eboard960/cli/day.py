@@ -58,11 +58,14 @@ def main(args: argparse.Namespace) -> int:
         print(f"wrote a new {SECRET_BYTES}-byte secret to {args.secret_file} (mode 0600); publish:")
         print(commitment(read_secret(args.secret_file)))
         return 0
+    if args.action != "verify" and (args.commitment or args.position is not None):
+        raise DayError("--commitment and --position are checked by `day verify`; "
+                       "add verify or leave them out")
     secret = read_secret(args.secret_file)
     if args.action == "commit":
         print(commitment(secret))
         return 0
-    date = parse_date(args.date) if args.date else datetime.date.today()
+    date = parse_date(args.date) if args.date is not None else datetime.date.today()  # not '' for today
     exclude = parse_number_set(args.exclude)
     if args.action == "verify":
         return _verify(args, secret, date, exclude)

@@ -92,12 +92,15 @@ def event_positions(
 
 
 def read_secret(path: str | os.PathLike[str]) -> bytes:
-    """The secret file holds the secret as hex digits; whitespace is ignored."""
+    """The secret file holds the secret as hex digits; whitespace is ignored, and so is a byte order mark
+    (as Notepad saves), which is no part of the text."""
     try:
-        text = Path(path).read_text(encoding="ascii")
+        text = Path(path).read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise DayError(f"secret file {os.fspath(path)!r} does not exist") from None
-    except (OSError, UnicodeDecodeError) as error:
+    except UnicodeDecodeError:
+        raise DayError(f"secret file {os.fspath(path)!r} must hold hex digits only") from None
+    except OSError as error:
         raise DayError(f"cannot read secret file {os.fspath(path)!r}: {error}") from None
     digits = "".join(text.split())
     try:
