@@ -139,6 +139,16 @@ def test_out_dir_writes_one_pgn_per_capture(tmp_path: Path) -> None:
     assert [m.uci() for m in moves_of((out / "other.pgn").read_text())] == ["e2e4"]
 
 
+def test_events_and_out_together_are_a_usage_error(tmp_path: Path, capsys) -> None:
+    """--events printed on standard output and left --out an empty directory, with no word."""
+    game = capture_file(tmp_path, [{"t": 1, "lift": "e2"}, {"t": 2, "place": "e4"}])
+    out = tmp_path / "pgn"
+    with pytest.raises(SystemExit) as exit_:
+        main(["replay", "--events", "--out", str(out), str(game)])
+    assert exit_.value.code == 2 and not out.exists()
+    assert "argument --out: not allowed with argument --events" in capsys.readouterr().err
+
+
 def test_an_out_dir_that_cannot_be_made_or_written_is_a_one_line_error(tmp_path: Path, capsys) -> None:
     game = capture_file(tmp_path, [{"t": 1, "lift": "e2"}, {"t": 2, "place": "e4"}])
     a_file = tmp_path / "notes.txt"

@@ -20,10 +20,11 @@ from eboard960.replay import Replay, ReplayError, replay_capture
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", type=Path, metavar="FILE",
                         help="capture files (.jsonl or .jsonl.gz)")
-    parser.add_argument("--out", type=Path, metavar="DIR",
+    output = parser.add_mutually_exclusive_group()  # --events goes to standard output, never into --out
+    output.add_argument("--out", type=Path, metavar="DIR",
                         help="write one PGN per capture into DIR, NAME.pgn for NAME.jsonl "
                              "(NAME-2.pgn for a second capture named NAME)")
-    parser.add_argument("--events", action="store_true", help="print the recognizer's reports, not PGN")
+    output.add_argument("--events", action="store_true", help="print the recognizer's reports, not PGN")
     parser.add_argument("--no-takebacks", action="store_true",
                         help="never treat an undone move as a takeback")
 
