@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import selectors
 import signal
@@ -334,6 +335,36 @@ def test_typed_game_resumed_from_its_journal(tmp_path: Path, capsys, monkeypatch
     assert "move 2... d6" in out
     assert [m.uci() for m in replay_capture(read_capture(journal)).games[0].mainline_moves()] == [
         "e2e4", "c7c5", "g1f3", "d7d6"]
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    ({"time": 5}, "line 1: the header's 'time' cannot be 5"),  # AttributeError traceback before
+    ({"time": "x"}, "line 1: 'x' is not a time control"),
+    ({"engine": 5}, "line 1: the header's 'engine' cannot be 5"),  # TypeError traceback before
+    ({"engine": "stockfish", "level": "x"}, "line 1: the header's 'level' cannot be 'x'"),
+    ({"play_board": "nosuch"}, "line 1: the header's 'play_board' cannot be 'nosuch'"),  # "use --board dgt"
+    ({"codec": {"white_side": 7}}, "line 1: the header's 'white_side' cannot be 7"),
+])
+def test_a_journal_header_the_program_never_wrote_is_named_with_the_journal(
+        tmp_path: Path, capsys, monkeypatch, edit: dict[str, object], message: str) -> None:
+    journal = tmp_path / "edited.jsonl"
+    _typed_stdin(monkeypatch, "e4\nquit\n")
+    assert main(["play", "--position", "518", "--record", str(journal)]) == 0
+    header, *records = journal.read_text().splitlines(keepends=True)
+    journal.write_text(json.dumps({**json.loads(header), **edit}) + "\n" + "".join(records))
+    kept = journal.read_text()
+    capsys.readouterr()
+    assert main(["play", "--resume", str(journal)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"eboard960 play: {journal}: {message}") and err.count("\n") == 1
+    assert journal.read_text() == kept
+
+
+def test_a_journal_with_no_header_is_named(tmp_path: Path, capsys) -> None:
+    journal = tmp_path / "damaged.jsonl"
+    journal.write_text("\x00\x00garbage\n")
+    assert main(["play", "--resume", str(journal)]) == 2
+    assert capsys.readouterr().err == f"eboard960 play: {journal}: line 1: no capture header (not JSON)\n"
 
 
 def test_a_typed_resignation_ends_the_game_and_stays_ended_on_resume(tmp_path: Path, capsys,

@@ -25,7 +25,7 @@ from eboard960.ble.profiles import PROFILES, profile_for
 from eboard960.board import Board
 from eboard960.clock.timecontrol import TimeControl, parse_time_controls
 from eboard960.commands import EnableUpdates, RequestBoard
-from eboard960.errors import CaptureError
+from eboard960.errors import CaptureError, ClockError
 from eboard960.play.demo import DEMO_START
 from eboard960.play.engine import EngineOpponent, find_engine
 from eboard960.play.errors import PlayError
@@ -101,16 +101,35 @@ def _session(start: int | chess.Board, options: PlayOptions, engine_name: str | 
 
 def _resumed_options(options: PlayOptions, header: dict[str, Any]) -> PlayOptions:
     """The journal's settings win over the command line's (it is the same game)."""
-    side = header.get("engine_side")
+    assert options.resume is not None  # the journal the header was read from
+    path = options.resume
+    side = _setting(path, header, "engine_side", str, ("white", "black"))
+    time = _setting(path, header, "time", str)
+    try:
+        _controls(time)
+    except ClockError as error:
+        raise PlayError(f"{path}: line 1: {error}") from None
     return PlayOptions(
-        board=header.get("play_board", options.board),
+        board=_setting(path, header, "play_board", str, BOARDS) or options.board,
         port=options.port, ble=options.ble, start=options.start,
-        time=header.get("time"), engine=header.get("engine"), level=header.get("level"),
+        time=time, engine=_setting(path, header, "engine", str), level=_setting(path, header, "level", int),
         engine_side=chess.WHITE if side == "white" else chess.BLACK,
         record=options.resume, resume=options.resume, demo=options.demo or bool(header.get("demo")),
         pace=options.pace, keyboard=options.keyboard,
-        white_side=header.get("codec", {}).get("white_side", "left"),
+        white_side=_setting(path, header.get("codec", {}), "white_side", str, ("left", "right")) or "left",
     )
+
+
+def _setting(path: Path, header: dict[str, Any], key: str, kind: type,
+             choices: tuple[str, ...] | None = None) -> Any:
+    """One of the settings a journal's header keeps, or None; a value the program never writes there (a hand
+    edit, a damaged line) is named with the journal, not a traceback or a wrong hint later."""
+    value = header.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, kind) or isinstance(value, bool) or (choices and value not in choices):
+        raise PlayError(f"{path}: line 1: the header's {key!r} cannot be {value!r}")
+    return value
 
 
 async def play(options: PlayOptions, out: TextIO, stdin: TextIO | None) -> int:
@@ -121,7 +140,10 @@ async def play(options: PlayOptions, out: TextIO, stdin: TextIO | None) -> int:
     offset, resumed_from = 0.0, None
     if options.resume is not None:
         resume = options.resume
-        restored = read_journal(resume)
+        try:
+            restored = read_journal(resume)
+        except CaptureError as error:  # "line 1: no capture header" must say which file
+            raise PlayError(f"{resume}: {error}") from None
         options = _resumed_options(options, restored.header)  # which keeps `resume`
         _check_resumable(resume, _protocol(options.board), restored.capture.header.board)
         resumed_from = restored
