@@ -165,27 +165,41 @@ def _model(args: argparse.Namespace) -> ScriptableModel:
     return DgtFirmware(start=args.position, clock=clock)
 
 
-async def _perform(model: ScriptableModel, runner: PtyRunner, step: Step) -> None:
+def _act(model: ScriptableModel, step: Step) -> bytes:
+    """What the board sends when the hands do one step (a wait sends nothing); a refusal names the line."""
     try:
         match step.action:
-            case "wait":
-                await asyncio.sleep(step.seconds)
             case "move":
                 assert step.board is not None and step.move is not None  # parse_script sets them
-                runner.send(model.play_move(step.board, step.move))
+                return model.play_move(step.board, step.move)
             case "lift":
                 assert step.square is not None  # parse_script sets it
-                runner.send(model.lift(step.square))
+                return model.lift(step.square)
             case "place":
                 assert step.square is not None  # parse_script sets it
-                runner.send(model.place(step.square, step.piece))
+                return model.place(step.square, step.piece)
             case "press":
                 press = getattr(model, "press", None)
                 if press is None:
                     raise ScenarioError("this board has no clock buttons")
-                runner.send(press(step.button))
+                return press(step.button)
     except Eboard960Error as error:
         raise ScenarioError(f"script line {step.line}: {error}") from None
+    return b""
+
+
+def rehearse(model: ScriptableModel, steps: list[Step]) -> None:
+    """Play the script once on a board no host sees, so a step the pieces refuse (a lift from an empty
+    square, a place with nothing in hand) is named before serving, not after a host relies on the board."""
+    for step in steps:
+        _act(model, step)
+
+
+async def _perform(model: ScriptableModel, runner: PtyRunner, step: Step) -> None:
+    if step.action == "wait":
+        await asyncio.sleep(step.seconds)
+    else:
+        runner.send(_act(model, step))
 
 
 async def _serve(model: ScriptableModel, steps: list[Step], byte_time: float) -> None:
@@ -216,6 +230,7 @@ def main(args: argparse.Namespace) -> int:
             ) from None
         buttons = PRESSABLE if getattr(model, "clock", None) is not None else ()
         steps = parse_script(text, chess.Board.from_chess960_pos(args.position), buttons)
+        rehearse(_model(args), steps)
     # 10 bits a byte on either line (8N1 or 7O1, with the start bit)
     byte_time = 0.0 if args.no_pace else 10 / LINE_SETTINGS[args.board]["baudrate"]
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how an emulator is meant to stop
