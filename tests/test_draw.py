@@ -11,6 +11,12 @@ from eboard960.draw import draw, parse_number_set
 from eboard960.errors import PositionError
 
 
+def test_a_seed_with_a_byte_that_is_not_utf8_draws_as_its_bytes():
+    """Python gives such an argv byte as a lone surrogate ('\\udce9'); random.Random could not encode it."""
+    assert draw(seed="caf\udce9") == draw(seed=b"caf\xe9")
+    assert draw(seed="demo") == draw(seed=b"demo")  # the seeds people already use draw what they drew
+
+
 def test_seeded_draws_repeat():
     assert draw(seed=42) == draw(seed=42)
     assert [draw(seed=s).number for s in range(20)] == [draw(seed=s).number for s in range(20)]

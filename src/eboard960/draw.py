@@ -19,12 +19,14 @@ from eboard960.position import StartPosition
 def draw(
     *,
     exclude: Iterable[int] = (),
-    seed: int | str | None = None,
+    seed: int | str | bytes | None = None,
     rng: random.Random | None = None,
 ) -> StartPosition:
     """Draw one of the 960 positions, uniformly among those not excluded."""
     if seed is not None and rng is not None:
         raise PositionError("give a seed or a random source, not both")
+    if isinstance(seed, str):  # as random.Random encodes it, but a byte from a non-UTF-8 argv is no crash
+        seed = seed.encode("utf-8", "surrogateescape")
     if rng is None:
         rng = secrets.SystemRandom() if seed is None else random.Random(seed)
     return StartPosition.from_number(rng.choice(allowed_numbers(exclude)))
