@@ -108,6 +108,23 @@ def test_a_button_that_is_no_name_is_one_malformed_record(tmp_path: Path, button
     assert [r.line for r in capture.records] == [2, 4]
 
 
+def test_a_value_megabytes_long_is_quoted_by_its_ends(tmp_path: Path) -> None:
+    """A garbled line's value goes into a one-line message: its ends, not megabytes of it."""
+    huge = "y" * 1_000_000
+    lines = [json.dumps(HEADER), json.dumps({"t": 1, "lift": huge}), json.dumps({"t": 2, "button": huge}),
+             json.dumps({"t": 3, "rx": huge}), json.dumps({"t": 4, "place": "e4", "piece": huge}),
+             '{"t": 5, "lift": "e2"}']
+    capture = read_capture(write(tmp_path / "c.jsonl", lines))
+    assert [r.line for r in capture.records] == [6]
+    assert len(capture.problems) == 4 and all(len(problem) < 120 for problem in capture.problems)
+    assert capture.problems[0].startswith("line 2: unknown square 'yyy") and capture.problems[0].endswith("yy'")
+    for start in (huge, {"start": huge}):
+        header = {**HEADER, "start": start}
+        with pytest.raises(CaptureError) as error:
+            read_capture(write(tmp_path / "h.jsonl", [json.dumps(header)]))
+        assert len(str(error.value)) < 150
+
+
 @pytest.mark.parametrize("bad", ["NaN", "1e400", "-Infinity"])
 def test_a_time_that_is_no_finite_number_is_one_malformed_record(tmp_path: Path, bad: str) -> None:
     """One bad time gives one message; the lines after it are judged against the last good time."""

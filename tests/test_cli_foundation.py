@@ -2,6 +2,10 @@
 
 import io
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -188,3 +192,18 @@ def test_methods_roll_stdin_ending_early(capsys, monkeypatch):
     monkeypatch.setattr("sys.stdin", io.StringIO("2\n"))
     assert_user_error(capsys, ["methods", "roll", "bodlaender-die"], "methods",
                       "input ended before the position was complete")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs Linux's /dev/full")
+@pytest.mark.parametrize("command", ["draw", "replay", "methods"])
+def test_output_to_a_full_disk_is_one_line_naming_it(tmp_path: Path, command: str) -> None:
+    """Output redirected to a full disk: what could not be written is said in one line, no traceback."""
+    capture = tmp_path / "game.jsonl"
+    capture.write_text('{"capture": 1, "board": "events", "start": 518}\n{"t": 1, "lift": "e2"}\n'
+                       '{"t": 2, "place": "e4"}\n')
+    argv = {"draw": ["draw"], "replay": ["replay", str(capture)], "methods": ["methods", "list"]}[command]
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "eboard960", *argv], stdout=full, stderr=subprocess.PIPE,
+                              text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr == f"eboard960 {command}: cannot write standard output: No space left on device\n"

@@ -13,6 +13,7 @@ import io
 import json
 import math
 import os
+import reprlib
 import zlib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -36,6 +37,9 @@ FORMAT_VERSION = 1
 PGN_HEADER_KEYS = ("white", "black", "event", "site", "round")
 RECORD_KEYS = ("rx", "tx", "lift", "place", "board", "button", "link", "note")
 RECORD_KINDS = frozenset(RECORD_KEYS)
+QUOTED = reprlib.Repr()  # a value read from a file, as a message quotes it: its ends, not megabytes
+QUOTED.maxstring = QUOTED.maxother = 60
+LONGEST_FEN = 100  # 64 squares, 7 slashes and the other fields take at most about 90 characters
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -86,7 +90,7 @@ class Capture:
 def parse_start(value: Any) -> chess.Board:
     """A capture's `start`: a Scharnagl number 0..959 or a FEN (X-FEN or Shredder-FEN)."""
     if isinstance(value, bool):
-        raise CaptureError(f"start must be a position number or a FEN, not {value!r}")
+        raise CaptureError(f"start must be a position number or a FEN, not {_shown(value)}")
     if isinstance(value, int):
         if not 0 <= value <= 959:
             raise CaptureError(f"start position {value} is outside 0..959")
@@ -94,6 +98,8 @@ def parse_start(value: Any) -> chess.Board:
     if isinstance(value, str):
         if value.strip().isascii() and value.strip().isdigit():  # "²" is a digit to Python, not to int()
             return parse_start(int(value))
+        if len(value) > LONGEST_FEN:  # python-chess would quote it whole
+            raise CaptureError(f"start is too long for a FEN: {_shown(value)}")
         try:
             board = chess.Board(value, chess960=True)
         except ValueError as error:
@@ -103,9 +109,9 @@ def parse_start(value: Any) -> chess.Board:
         if impossible:
             problems = ", ".join(str(flag.name).lower().replace("_", " ")
                                  for flag in chess.Status if flag & impossible)
-            raise CaptureError(f"start is not a position a game can reach ({problems}): {value!r}")
+            raise CaptureError(f"start is not a position a game can reach ({problems}): {_shown(value)}")
         return board
-    raise CaptureError(f"start must be a position number or a FEN, not {value!r}")
+    raise CaptureError(f"start must be a position number or a FEN, not {_shown(value)}")
 
 
 SQUARES = {name: square for square, name in enumerate(chess.SQUARE_NAMES)}
@@ -114,7 +120,7 @@ SQUARES = {name: square for square, name in enumerate(chess.SQUARE_NAMES)}
 def _square(value: Any, line: int) -> chess.Square:
     square = SQUARES.get(value) if isinstance(value, str) else None
     if square is None:
-        raise CaptureError(f"line {line}: unknown square {value!r}")
+        raise CaptureError(f"line {line}: unknown square {_shown(value)}")
     return square
 
 
@@ -122,7 +128,7 @@ def _hex(value: Any, line: int) -> bytes:
     try:
         return bytes.fromhex(value)
     except (TypeError, ValueError):
-        raise CaptureError(f"line {line}: {value!r} is not a hex string") from None
+        raise CaptureError(f"line {line}: {_shown(value)} is not a hex string") from None
 
 
 def parse_record(obj: Any, line: int) -> Record:
@@ -152,7 +158,7 @@ def parse_record(obj: Any, line: int) -> Record:
         try:
             parsed = chess.Piece.from_symbol(piece) if piece is not None else None
         except (ValueError, TypeError, AttributeError):
-            raise CaptureError(f"line {line}: {piece!r} is not a FEN piece letter") from None
+            raise CaptureError(f"line {line}: {_shown(piece)} is not a FEN piece letter") from None
         event = PiecePlaced(square=_square(value, line), piece=parsed, t=t)
         return Record(line=line, t=t, kind=kind, event=event)
     if kind == "board":
@@ -165,11 +171,11 @@ def parse_record(obj: Any, line: int) -> Record:
         return Record(line=line, t=t, kind=kind, event=snapshot)
     if kind == "button":
         if not isinstance(value, str) or value not in BUTTONS:  # a list or an object cannot be looked up
-            raise CaptureError(f"line {line}: unknown button {value!r}")
+            raise CaptureError(f"line {line}: unknown button {_shown(value)}")
         return Record(line=line, t=t, kind=kind, event=ButtonPressed(button=value, t=t))
     if kind == "link":
         if value not in ("up", "down"):
-            raise CaptureError(f"line {line}: link must be 'up' or 'down', not {value!r}")
+            raise CaptureError(f"line {line}: link must be 'up' or 'down', not {_shown(value)}")
         return Record(line=line, t=t, kind=kind, event=LinkChanged(up=value == "up", t=t))
     return Record(line=line, t=t, kind=kind, text=str(value))
 
@@ -178,7 +184,7 @@ def parse_header(obj: Any) -> CaptureHeader:
     if not isinstance(obj, dict) or "capture" not in obj:
         raise CaptureError("line 1: no capture header (expected {\"capture\": 1, ...})")
     if obj["capture"] != FORMAT_VERSION:
-        raise CaptureError(f"line 1: capture format version {obj['capture']!r} is not supported")
+        raise CaptureError(f"line 1: capture format version {_shown(obj['capture'])} is not supported")
     for key in ("board", "start"):
         if key not in obj:
             raise CaptureError(f"line 1: the header has no {key!r}")
@@ -192,6 +198,11 @@ def parse_header(obj: Any) -> CaptureHeader:
         raise CaptureError(f"line 1: {error}") from None
     extra = {k: v for k, v in obj.items() if k not in ("capture", "board", "start", "created")}
     return CaptureHeader(board=obj["board"], start=start, created=obj.get("created"), extra=extra)
+
+
+def _shown(value: Any) -> str:
+    """A value read from a file, as a one-line message quotes it: a line may be megabytes long."""
+    return QUOTED.repr(value)
 
 
 def _json(text: str) -> Any:

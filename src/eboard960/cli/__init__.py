@@ -8,6 +8,7 @@ imported, so `eboard960 draw` never loads bleak or bumble.
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import logging
 import sys
@@ -15,6 +16,9 @@ from collections.abc import Sequence
 
 from eboard960 import __version__
 from eboard960.errors import Eboard960Error
+
+# what writing fails with when the output cannot take more (a full disk, a quota): the user's to fix
+FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 
 SUBCOMMANDS: dict[str, str] = {
     "draw": "draw a fair Chess960 start position",
@@ -64,7 +68,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     _configure_logging(args.verbose)
     module = importlib.import_module(f"eboard960.cli.{args.command}")
     try:
-        return module.main(args)
+        status: int = module.main(args)
+        sys.stdout.flush()  # here, so that output that cannot be written is reported below
+        return status
     except Eboard960Error as error:
         print(f"eboard960 {args.command}: {error}", file=sys.stderr)
         return 2
@@ -74,6 +80,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the reader went away (`eboard960 methods | head`): stop quietly, as Unix tools do
         sys.stderr.close()
         return 0
+    except OSError as error:  # after BrokenPipeError, which is one too
+        if error.errno not in FULL:
+            raise
+        where = error.filename or "standard output"
+        print(f"eboard960 {args.command}: cannot write {where}: {error.strerror}", file=sys.stderr)
+        return 1
 
 
 def run() -> None:

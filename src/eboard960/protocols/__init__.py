@@ -13,6 +13,7 @@ from __future__ import annotations
 import enum
 import importlib
 import inspect
+import reprlib
 from typing import Any, Protocol
 
 from eboard960.errors import ProtocolError
@@ -103,5 +104,5 @@ def _codec_class(name: str) -> type:
         module_name, class_name = CODECS[name].split(":")
     except KeyError:
         known = ", ".join(sorted(CODECS))
-        raise ProtocolError(f"unknown board protocol {name!r} (known: {known})") from None
+        raise ProtocolError(f"unknown board protocol {reprlib.repr(name)} (known: {known})") from None
     return getattr(importlib.import_module(module_name), class_name)
