@@ -117,7 +117,8 @@ def test_a_value_megabytes_long_is_quoted_by_its_ends(tmp_path: Path) -> None:
     capture = read_capture(write(tmp_path / "c.jsonl", lines))
     assert [r.line for r in capture.records] == [6]
     assert len(capture.problems) == 4 and all(len(problem) < 120 for problem in capture.problems)
-    assert capture.problems[0].startswith("line 2: unknown square 'yyy") and capture.problems[0].endswith("yy'")
+    first = capture.problems[0]
+    assert first.startswith("line 2: unknown square 'yyy") and first.endswith("yy'")
     for start in (huge, {"start": huge}):
         header = {**HEADER, "start": start}
         with pytest.raises(CaptureError) as error:

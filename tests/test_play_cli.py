@@ -152,6 +152,19 @@ def test_standard_input_that_cannot_be_read_ends_the_emulated_game_with_one_line
     assert (tmp_path / "g.jsonl.pgn").exists()
 
 
+def test_standard_input_closed_is_one_line_before_any_journal_on_the_emulated_board(tmp_path: Path) -> None:
+    """`<&-`: nothing could move the emulated pieces, and the session waited forever; --demo needs none."""
+    journal = tmp_path / "g.jsonl"
+    done = subprocess.run(
+        [sys.executable, "-m", "eboard960", "play", "--position", "518", "--record", str(journal)],
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, env=_env(tmp_path), timeout=30,
+        preexec_fn=lambda: os.close(0))
+    assert done.returncode == 2 and done.stderr == (
+        "eboard960 play: the emulated board's pieces are moved by typed moves, and standard input is closed; "
+        "use --demo, or a real board\n")
+    assert not journal.exists()
+
+
 def test_ctrl_c_says_where_the_game_is_saved_and_how_to_go_on(tmp_path: Path) -> None:
     journal = tmp_path / "interrupted.jsonl"
     process = subprocess.Popen(

@@ -148,6 +148,9 @@ async def play(options: PlayOptions, out: TextIO, stdin: TextIO | None) -> int:
         _check_resumable(resume, _protocol(options.board), restored.capture.header.board)
         resumed_from = restored
 
+    if options.board == "emulator" and not options.demo and stdin is None:  # `<&-`: nobody could move
+        raise PlayError("the emulated board's pieces are moved by typed moves, and standard input is "
+                        "closed; use --demo, or a real board")
     connect = None if options.board == "emulator" else await _connector(options)
     if connect is not None:
         await check_opens(connect())  # before a journal is written
