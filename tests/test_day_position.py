@@ -153,6 +153,21 @@ def test_cli_rounds_without_repeats(secret_file, capsys):
     assert f"position {numbers[-1]} " in capsys.readouterr().out
 
 
+def test_cli_rounds_far_on_draw_only_the_rounds_listed(secret_file, capsys, monkeypatch):
+    """Without --no-repeat each round stands alone: `--round 10**12 --rounds 10**12` drew every round from 1
+    first, and never answered."""
+    import eboard960.cli.day as day_cli
+
+    drawn = []
+    monkeypatch.setattr(day_cli, "day_position", lambda *args: drawn.append(args[2]) or day_position(*args))
+    far = 10**6  # the old way drew a million rounds first: seconds; at 10**12, never an answer
+    assert main(["day", "--secret-file", str(secret_file), "--date", "2026-11-22", "--round", str(far),
+                 "--rounds", str(far + 1)]) == 0
+    numbers = [int(line.split()[4]) for line in capsys.readouterr().out.splitlines()]
+    assert drawn == [far, far + 1]
+    assert numbers == [reference(SECRET_A, "2026-11-22", n, range(960)) for n in (far, far + 1)]
+
+
 def test_cli_round_and_rounds_list_rounds_r_to_n(secret_file, capsys):
     """`--round 3 --rounds 5` lists rounds 3, 4 and 5 (with --no-repeat, earlier rounds still count)."""
     day = ["day", "--secret-file", str(secret_file), "--date", "2026-11-22"]

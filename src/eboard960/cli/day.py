@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import string
+from collections.abc import Iterable
 
 from eboard960.clock.day import (
     SECRET_BYTES,
@@ -71,8 +72,12 @@ def main(args: argparse.Namespace) -> int:
         return _verify(args, secret, date, exclude)
     if args.rounds is not None:
         _check_rounds(args.round, args.rounds)
-        positions = event_positions(secret, date, args.rounds, exclude, no_repeat=args.no_repeat)
-        for round_number, number in enumerate(positions[args.round - 1:], start=args.round):
+        positions: Iterable[int]
+        if args.no_repeat:  # each round excludes the rounds before it: all are drawn from round 1
+            positions = event_positions(secret, date, args.rounds, exclude, no_repeat=True)[args.round - 1:]
+        else:  # each round on its own, one line at a time: round 1,000,000 needs no rounds before it
+            positions = (day_position(secret, date, n, exclude) for n in range(args.round, args.rounds + 1))
+        for round_number, number in enumerate(positions, start=args.round):
             print(_line(date, round_number, number, args.dgt960_numbers))
         return 0
     number = _round_position(args, secret, date, exclude)
