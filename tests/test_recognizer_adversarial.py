@@ -14,6 +14,7 @@ from __future__ import annotations
 import chess
 import pytest
 
+from eboard960.capture import parse_record
 from eboard960.events import BoardSnapshot, ButtonPressed, LinkChanged, PieceLifted, PiecePlaced
 from eboard960.recognizer import Mode, Recognizer
 
@@ -2269,3 +2270,26 @@ def test_a_reply_slid_over_the_square_a_capture_left_is_no_capture_put_back() ->
     events = [lift("f4", 1), lift("e6", 2), place("f4", 3), place("e6", 5.0), lift("d5", 5.126),
               place("f6", 5.23), lift("e6", 5.41), lift("g8", 7.29), place("h8", 8.09), press("black", 8.82)]
     assert moves_made(fen, events) == ["Nxf4", "Nf6+", "Kh8"]
+
+
+def test_a_reply_taken_up_while_an_en_passant_is_in_hand_on_a_snapshot_board_is_made_after_it() -> None:
+    """From the forty-ninth outside generator (bullet, hands overlapping, a board that sends only
+    snapshots): ...g5 and White's en passant fxg6 shown only once both were on the board, Black's king
+    already taken up for its next move. No single move explains the board; the two moves, one of each side,
+    whose pieces were both lifted since it last showed the game, are made, the second still open. A review
+    thought that reading redundant; without it, this reads fxg5 and g6."""
+    fen = "5k2/2n3pp/4P3/pp2bP1P/b4P2/P1p1N3/2P3P1/NB2BRK1 b - - 0 25"
+    records = [
+        {"t": 74.54, "board": ".....x....x....x....x...xx..xxxxx....x..x.x.x.....x...x.xx..xxx."},
+        {"t": 75.593, "board": ".....x....x....x....x...xx..xx.xx....x..x.x.x.....x...x.xx..xxx."},
+        {"t": 76.23, "board": ".....x....x....x....x...xx..x..xx....x..x.x.x.....x...x.xx..xxx."},
+        {"t": 76.459, "board": "..........x....x....x...xx..x..xx....x..x.x.x.....x...x.xx..xxx."},
+        {"t": 76.944, "board": "..........x....x....x.x.xx..x..xx....x..x.x.x.....x...x.xx..xxx."},
+        {"t": 77.172, "button": "white"},
+        {"t": 77.379, "board": "....x.....x....x....x.x.xx..x..xx....x..x.x.x.....x...x.xx..xxx."},
+        {"t": 78.251, "board": "....x.....x....x....x.x.xx..x..xx.......x.x.x.....x...x.xx..xxx."},
+        {"t": 78.875, "board": "....x.....x....x....x.x.xx..xx.xx.......x.x.x.....x...x.xx..xxx."},
+        {"t": 79.431, "button": "white"},
+    ]
+    events = [parse_record(record, line).event for line, record in enumerate(records, start=2)]
+    assert moves_made(fen, events) == ["g5", "fxg6", "Ke8", "f5"]
