@@ -1,10 +1,12 @@
 """Turn successive full sensor snapshots into lift/place events.
 
-Boards that report only whole-board frames (Chessnut, GoChess bitboards,
-Square Off occupancy strings) go through this, so the recognizer has one
-input model. A square whose identified piece changed becomes a lift then a
-place, and lifts come before places so that a capture reported in one frame
-reads as the victim leaving first.
+Codecs of boards that push whole-board frames as pieces move (ChessLink
+status frames, Chessnut position frames) go through this, so the recognizer
+has one input model; boards that send their occupancy only when asked
+(GoChess, Square Off) pass it on whole as a resync instead. A square whose
+identified piece changed becomes a lift then a place, and lifts come before
+places so that a capture reported in one frame reads as the victim leaving
+first.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """The randomizer clock: time controls, clock arithmetic, modes, the day's position.
 
 The pure layers (`timecontrol`, `core`, `machine`, `special`, `day`) take
-values and timestamps and return events; only `tui`, `announce` and the CLI
-touch terminals, processes or ports.
+values and timestamps and return events (`day` also reads and writes the
+secret file); only `tui`, `announce`, the asyncio shell at the end of `dgt`
+and the CLI touch terminals, processes or ports.
 """
 
 from eboard960.clock.core import Clock, ClockReading, Flag
