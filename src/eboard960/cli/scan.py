@@ -6,6 +6,7 @@ import argparse
 import asyncio
 from typing import TYPE_CHECKING
 
+from eboard960.ble.profiles import PROFILES
 from eboard960.errors import TransportError
 
 if TYPE_CHECKING:
@@ -18,7 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="how long to listen, in seconds (default 5)",
     )
     parser.add_argument(
-        "--emulated", choices=("pegasus", "chesslink", "chessnut", "gochess", "squareoff"),
+        "--emulated", choices=tuple(PROFILES),
         action="append", default=[], metavar="BOARD",
         help="also run an emulated board of this type in-process (repeatable; for trying out)",
     )
