@@ -32,6 +32,7 @@ from eboard960.events import (
     PiecePlaced,
     SquareEvent,
 )
+from eboard960.numbering import is_decimal
 
 FORMAT_VERSION = 1
 PGN_HEADER_KEYS = ("white", "black", "event", "site", "round")
@@ -96,7 +97,7 @@ def parse_start(value: Any) -> chess.Board:
             raise CaptureError(f"start position {value} is outside 0..959")
         return chess.Board.from_chess960_pos(value)
     if isinstance(value, str):
-        if value.strip().isascii() and value.strip().isdigit():  # "²" is a digit to Python, not to int()
+        if is_decimal(value.strip()):
             return parse_start(int(value))
         if len(value) > LONGEST_FEN:  # python-chess would quote it whole
             raise CaptureError(f"start is too long for a FEN: {_shown(value)}")

@@ -12,7 +12,7 @@ import secrets
 from collections.abc import Iterable, Sequence
 
 from eboard960.errors import PositionError
-from eboard960.numbering import COUNT
+from eboard960.numbering import COUNT, is_decimal
 from eboard960.position import StartPosition
 
 
@@ -51,7 +51,7 @@ def parse_number_set(text: str) -> frozenset[int]:
         if not part:
             continue
         low, sep, high = part.partition("-")
-        if not _is_number(low) or (sep and not _is_number(high)):
+        if not is_decimal(low.strip()) or (sep and not is_decimal(high.strip())):
             raise PositionError(f"bad position number or range {part!r} (want e.g. 518 or 0-99)")
         first, last = int(low), int(high) if sep else int(low)
         if first > last:
@@ -60,9 +60,3 @@ def parse_number_set(text: str) -> frozenset[int]:
             raise PositionError(f"position number {last} is out of range 0..{COUNT - 1}")
         numbers.update(range(first, last + 1))
     return frozenset(numbers)
-
-
-def _is_number(text: str) -> bool:
-    """Digits 0-9 only: Python's isdigit() also takes "²", which int() refuses."""
-    text = text.strip()
-    return text.isascii() and text.isdigit()

@@ -79,6 +79,11 @@ FRITZ_SKELETONS: tuple[tuple[int, str], ...] = tuple(
 """Fritz 9's NQ-skeleton table: columns by gaps left of the queen, rows alphabetic."""
 
 
+def is_decimal(text: str) -> bool:
+    """Digits 0-9 only: Python's isdigit() also takes "²" and "١٢", which int() refuses or reads."""
+    return text.isascii() and text.isdigit()
+
+
 def _check_range(n: int, low: int, high: int, what: str) -> None:
     if isinstance(n, bool) or not isinstance(n, int):
         raise PositionError(f"{what} must be a whole number, not {n!r}")

@@ -104,7 +104,7 @@ class StartPosition:
     def parse(cls, text: str) -> StartPosition:
         """A Scharnagl number, a back rank or a FEN, whichever `text` is."""
         text = text.strip()
-        if text.isascii() and text.isdigit():  # "²" is a digit to Python, not to int()
+        if numbering.is_decimal(text):
             return cls.from_number(int(text))
         if "/" in text:
             return cls.from_fen(text)

@@ -14,6 +14,7 @@ from pathlib import Path
 import chess
 
 from eboard960.errors import PositionError
+from eboard960.numbering import is_decimal
 from eboard960.play.app import BOARDS, PlayOptions, check_journal_target, play
 from eboard960.play.errors import PlayError
 
@@ -60,7 +61,7 @@ def _start(args: argparse.Namespace) -> int:
         if args.secret_file is None:
             raise PositionError("--position day needs --secret-file FILE")
         return day_position(read_secret(args.secret_file), datetime.date.today(), args.round)
-    if text.isascii() and text.isdigit() and 0 <= int(text) <= 959:
+    if is_decimal(text) and 0 <= int(text) <= 959:
         return int(text)
     raise PositionError(f"--position must be 0..959, 'random' or 'day', not {text!r}")
 
