@@ -76,6 +76,8 @@ class Listener:
 def test_backoff_grows_and_caps() -> None:
     backoff = Backoff(initial=0.1, factor=3, maximum=2)
     assert [backoff.delay(n) for n in range(5)] == [0.1, 0.30000000000000004, 0.9, 2, 2]
+    # a board off for hours: 1,024 failures overflowed a float and killed the connection loop
+    assert backoff.delay(5000) == 2 and Backoff().delay(1024) == Backoff().maximum
 
 
 def test_connects_after_failures_with_exponential_backoff() -> None:

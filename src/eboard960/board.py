@@ -74,7 +74,10 @@ class Backoff:
     maximum: float = 8.0
 
     def delay(self, failures: int) -> float:
-        return min(self.maximum, self.initial * self.factor**failures)
+        try:
+            return min(self.maximum, self.initial * self.factor**failures)
+        except OverflowError:  # hours of failures (1,024 at the defaults): far past the cap
+            return self.maximum
 
 
 class Board:
