@@ -40,6 +40,7 @@ RECORD_KEYS = ("rx", "tx", "lift", "place", "board", "button", "link", "note")
 RECORD_KINDS = frozenset(RECORD_KEYS)
 QUOTED = reprlib.Repr()  # a value read from a file, as a message quotes it: its ends, not megabytes
 QUOTED.maxstring = QUOTED.maxother = 60
+_shown = QUOTED.repr
 LONGEST_FEN = 100  # 64 squares, 7 slashes and the other fields take at most about 90 characters
 
 
@@ -199,11 +200,6 @@ def parse_header(obj: Any) -> CaptureHeader:
         raise CaptureError(f"line 1: {error}") from None
     extra = {k: v for k, v in obj.items() if k not in ("capture", "board", "start", "created")}
     return CaptureHeader(board=obj["board"], start=start, created=obj.get("created"), extra=extra)
-
-
-def _shown(value: Any) -> str:
-    """A value read from a file, as a one-line message quotes it: a line may be megabytes long."""
-    return QUOTED.repr(value)
 
 
 def _json(text: str) -> Any:

@@ -399,9 +399,9 @@ class Hindsight:
         back on its origin, which is also how the other side's next move looks when a board reports its
         place before its lift: the undoing stands unless this event lifts, soon enough, a piece that can
         go to that square, or within a scan one beside it that can slide over it (and is not told apart by
-        the piece the board reported there). A capture whose
-        piece was never lifted again was not undone by hand but seen undone (a capture out of turn put
-        back, capturer first) or not at all: then the lift may come at any time."""
+        the piece the board reported there). A capture whose piece was never lifted again was not undone
+        by hand but seen undone (a capture out of turn put back, capturer first) or not at all: then the
+        lift may come at any time."""
         trigger, self._held_undo = self._held_undo, None
         soon = PLACED_FIRST_SECONDS
         if trigger == "take_back":
