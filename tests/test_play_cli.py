@@ -357,6 +357,8 @@ def test_typed_game_resumed_from_its_journal(tmp_path: Path, capsys, monkeypatch
     ({"engine": "stockfish", "level": "x"}, "line 1: the header's 'level' cannot be 'x'"),
     ({"play_board": "nosuch"}, "line 1: the header's 'play_board' cannot be 'nosuch'"),  # "use --board dgt"
     ({"codec": {"white_side": 7}}, "line 1: the header's 'white_side' cannot be 7"),
+    ({"engine": "stockfish", "level": "9" * 10**6},  # quoted whole before: a megabyte on one line
+     f"line 1: the header's 'level' cannot be '{'9' * 27}...{'9' * 28}'\n"),
 ])
 def test_a_journal_header_the_program_never_wrote_is_named_with_the_journal(
         tmp_path: Path, capsys, monkeypatch, edit: dict[str, object], message: str) -> None:

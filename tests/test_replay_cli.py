@@ -322,6 +322,26 @@ def test_codec_settings_of_the_wrong_kind_are_named_and_the_defaults_used(
         f"eboard960 replay: {path}: line 1: {message}; the bytes are decoded with the codec's defaults\n")
 
 
+LONG = "x" * 10**6
+SHOWN = f"'{'x' * 12}...{'x' * 13}'"  # how reprlib quotes it
+
+
+@pytest.mark.parametrize(("board", "codec", "message"), [
+    ("dgt", {"white_side": [LONG]}, f"white_side must be a string, not [{SHOWN}]"),
+    ("dgt", {"white_side": LONG}, f"white_side must be 'left' or 'right', not {SHOWN}"),
+    ("chesslink", {"order": LONG}, f"unknown ChessLink square order {SHOWN} (known: "),
+    ("chessnut", {"battery": LONG}, f"unknown battery layout {SHOWN} (official or"),
+])
+def test_a_codec_setting_megabytes_long_is_quoted_by_its_ends(
+        tmp_path: Path, capsys, board: str, codec: dict[str, object], message: str) -> None:
+    """The message names the setting on one short line, not the megabyte the header holds."""
+    path = tmp_path / "long.jsonl"
+    path.write_text(json.dumps({"capture": 1, "board": board, "start": 518, "codec": codec}) + "\n")
+    assert main(["replay", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert f"line 1: {message}" in err and len(err) < 300 and err.count("\n") == 1
+
+
 def test_only_unknown_codec_settings_are_named_and_the_known_ones_kept(tmp_path: Path, capsys) -> None:
     path = tmp_path / "mixed.jsonl"
     _dgt_capture_with_presses(path, {"white_side": "right", "foo": 1, "bar": 2})

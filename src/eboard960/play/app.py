@@ -23,6 +23,7 @@ import chess
 
 from eboard960.ble.profiles import PROFILES, profile_for
 from eboard960.board import Board
+from eboard960.capture import QUOTED
 from eboard960.clock.timecontrol import TimeControl, parse_time_controls
 from eboard960.commands import EnableUpdates, RequestBoard
 from eboard960.errors import CaptureError, ClockError
@@ -128,7 +129,7 @@ def _setting(path: Path, header: dict[str, Any], key: str, kind: type,
     if value is None:
         return None
     if not isinstance(value, kind) or isinstance(value, bool) or (choices and value not in choices):
-        raise PlayError(f"{path}: line 1: the header's {key!r} cannot be {value!r}")
+        raise PlayError(f"{path}: line 1: the header's {key!r} cannot be {QUOTED.repr(value)}")
     return value
 
 

@@ -54,7 +54,7 @@ def _mistyped(codec_class: type, settings: dict[str, Any]) -> str | None:
     for key, value in settings.items():
         default = parameters[key].default
         if not _fits(value, default):
-            return f"{key} must be {_expected(default)}, not {value!r}"
+            return f"{key} must be {_expected(default)}, not {reprlib.repr(value)}"
     return None
 
 

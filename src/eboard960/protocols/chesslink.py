@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import reprlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -181,7 +182,7 @@ class FrameReader:
 def _check_order(order: str) -> None:
     if order not in SQUARE_ORDERS:
         known = ", ".join(SQUARE_ORDERS)
-        raise ChessLinkError(f"unknown ChessLink square order {order!r} (known: {known})")
+        raise ChessLinkError(f"unknown ChessLink square order {reprlib.repr(order)} (known: {known})")
 
 
 def _turned(square: chess.Square) -> chess.Square:

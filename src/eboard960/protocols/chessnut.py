@@ -17,6 +17,7 @@ after every reconnect) is passed on whole as a `BoardSnapshot`.
 
 from __future__ import annotations
 
+import reprlib
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -254,7 +255,7 @@ class ChessnutCodec(StaleBuffer):
 
     def __init__(self, *, battery: BatteryLayout = "official", stale_after: float = 0.5) -> None:
         if battery not in ("official", "picochess"):
-            raise ChessnutError(f"unknown battery layout {battery!r} (official or picochess)")
+            raise ChessnutError(f"unknown battery layout {reprlib.repr(battery)} (official or picochess)")
         super().__init__(stale_after=stale_after)
         self.battery = battery
         self._differ = SnapshotDiffer()

@@ -16,6 +16,7 @@ hardware; a board turned round is the codec's `rotated` setting.
 from __future__ import annotations
 
 import enum
+import reprlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -592,7 +593,7 @@ class DgtCodec:
         update_mode: UpdateMode = UpdateMode.NICE,
     ) -> None:
         if white_side not in ("left", "right"):
-            raise DgtError(f"white_side must be 'left' or 'right', not {white_side!r}")
+            raise DgtError(f"white_side must be 'left' or 'right', not {reprlib.repr(white_side)}")
         self.rotated = rotated
         self._detect_rotation = detect_rotation
         self.white_side = white_side
