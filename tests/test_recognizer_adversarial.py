@@ -15,7 +15,7 @@ import chess
 import pytest
 
 from eboard960.capture import parse_record
-from eboard960.events import BoardSnapshot, ButtonPressed, LinkChanged, PieceLifted, PiecePlaced
+from eboard960.events import BoardSnapshot, ButtonPressed, LinkChanged, PieceLifted, PiecePlaced, SquareEvent
 from eboard960.recognizer import Mode, Recognizer
 
 
@@ -2293,3 +2293,22 @@ def test_a_reply_taken_up_while_an_en_passant_is_in_hand_on_a_snapshot_board_is_
     ]
     events = [parse_record(record, line).event for line, record in enumerate(records, start=2)]
     assert moves_made(fen, events) == ["g5", "fxg6", "Ke8", "f5"]
+
+
+@pytest.mark.parametrize("reply", [
+    [lift("f8", 4.8), place("f6", 5.6)],
+    [lift("f8", 4.8), place("f7", 5.02), lift("f7", 5.2), place("f6", 5.25)],  # the queen slid over f7
+    [place("f6", 5.0), lift("f8", 5.18), press("black", 6.0)],  # the queen set down before its lift
+])
+def test_a_neighbour_knocked_as_a_move_lands_is_no_capture_when_the_reply_takes_the_piece_victim_first(
+        reply: list[SquareEvent]) -> None:
+    """Found failing (a white-box hunt at the edges of the hindsight rules): Bf6 unpressed, the hand brushing
+    e7's pawn as the bishop lands (e7 lifted 33 ms before, back 29 ms after). Black then takes the bishop
+    victim first. The bishop's lift from f6 showed Bxe7, the pawn's return read as the bishop landing there
+    1.9 s before it left f6; the reply's landing on f6 then read as a quiet Qf6 (set down first: Bf6 shown
+    again, then Bxe7 taken back as the earlier move its reply explains). A piece on two squares that long
+    is two pieces: the knocked pawn was back on e7, and the move was Bf6."""
+    fen = "4kq2/ppppp1pp/8/6B1/8/8/PPPPPPPP/4K3 w - - 0 1"
+    events = [lift("g5", 1.0), lift("e7", 2.074), place("f6", 2.107), place("e7", 2.136), lift("f6", 4.0)]
+    assert moves_made(fen, [*events, *reply]) == ["Bf6", "Qxf6"]
+    assert moves_made(fen, [*events, place("h4", 4.8)]) == ["Bh4"]  # the bishop moved on: a correction

@@ -131,7 +131,13 @@ class Hindsight:
             reply_over = mover_or_landing and square != lifted and not with_promotions(played, lifted, square)
         else:
             reply_over = isinstance(event, ButtonPressed) and CLOCK_BUTTONS.get(event.button) == played.turn
+        shown = [self._open, *(move for move, _ in self._alternatives)]
         for move, segment in [*reversed(self._alternatives), *swept]:
+            if any(self._never_landed(move, other) for other in shown):
+                continue
+            if self._never_landed(self._open, move):  # the open move cannot be, whatever the reply shows yet
+                self._open_earlier(move, segment)
+                return True
             if self._only_touched(move, self._open):  # a capture replaced because its victim stood
                 victim, origin = move.to_square, move.from_square
                 if self._segment.left_before(victim, origin):  # the victim lifted with the capturer in hand
@@ -171,6 +177,16 @@ class Hindsight:
             if choices and (capture := self._choose(board, choices)) is not None:
                 captures.append(capture)
         return captures
+
+    def _never_landed(self, move: chess.Move, other: chess.Move) -> bool:
+        """Was `move` shown only because its square filled, after its piece left its origin, longer before
+        that piece left `other`'s square (another move of it shown) than even a capture is placed before
+        its lift? A piece on two squares that long is two pieces: a neighbour knocked and put back there."""
+        origin, target = move.from_square, move.to_square
+        filled, left = self._placed_at.get(target), self._lifted_at.get(other.to_square)
+        return (other.from_square == origin and other.to_square != target and filled is not None
+                and left is not None and left - filled > CAPTURE_PLACED_FIRST_SECONDS
+                and self._lifted_at.get(origin, filled) < filled)
 
     def _landed_long_before(self, position: chess.Board, move: chess.Move, reply: chess.Move) -> bool:
         """Did the piece on `reply`'s square, not named, land after `move`'s piece left its square and longer
