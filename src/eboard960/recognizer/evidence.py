@@ -67,8 +67,8 @@ class PromotionPress(NamedTuple):
 class Segment:
     """Evidence gathered from the events since the board showed `base` (an occupancy)."""
 
-    __slots__ = ("base", "base_count", "bounced", "ever", "landed", "landings", "lifted", "lifted_at",
-                 "order", "placed_at", "rebounced", "together", "when_lifted")
+    __slots__ = ("base", "base_count", "bounced", "ever", "landed", "landings", "left_at", "lifted",
+                 "lifted_at", "order", "placed_at", "rebounced", "together", "when_lifted")
 
     def __init__(self, base: chess.Bitboard) -> None:
         self.base = base
@@ -88,8 +88,14 @@ class Segment:
         # `_lifted_at` and `_placed_at`, since `base`)
         self.lifted_at: dict[chess.Square, float] = {}
         self.placed_at: dict[chess.Square, float] = {}
+        # when each square's piece left: its last lift, or the first of a flicker (lifted, full again within a
+        # bounce, lifted again within one)
+        self.left_at: dict[chess.Square, float] = {}
 
     def note_lift(self, square: chess.Square, occupied: chess.Bitboard, t: float) -> None:
+        lifted, back = self.lifted_at.get(square), self.placed_at.get(square)
+        flickered = back is not None and knocked(lifted, back) and t - back <= BOUNCE_SECONDS
+        self.left_at[square] = self.left_at.get(square, t) if flickered else t
         self.lifted_at[square] = t
         self.lifted |= chess.BB_SQUARES[square]
         self.ever |= chess.BB_SQUARES[square]
@@ -147,10 +153,10 @@ class Segment:
         return any(vacated & both == both for vacated in self.together)
 
     def landed_just_before(self, square: chess.Square, origin: chess.Square) -> bool:
-        """Did a piece land on `square` at most `SCAN_SECONDS` before `origin` was emptied: the board
-        reporting the place of the piece from `origin` before its lift?"""
+        """Did a piece land on `square` at most `SCAN_SECONDS` before `origin` was emptied (first emptied, if
+        its sensor flickered): the board reporting the place of the piece from `origin` before its lift?"""
         left = self.lifted_at.get(origin)
-        return placed_before_lift(self.placed_at.get(square), left) and not knocked(
+        return placed_before_lift(self.placed_at.get(square), self.left_at.get(origin)) and not knocked(
             left, self.placed_at.get(origin))  # a knocked piece never left
 
     def was_lifted(self, square: chess.Square) -> bool:
