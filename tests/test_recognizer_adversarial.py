@@ -2314,6 +2314,18 @@ def test_a_neighbour_knocked_as_a_move_lands_is_no_capture_when_the_reply_takes_
     assert moves_made(fen, [*events, place("h4", 4.8)]) == ["Bh4"]  # the bishop moved on: a correction
 
 
+@pytest.mark.parametrize("behind_left", [2.9, 4.9])
+def test_a_slide_set_down_across_two_squares_for_seconds_ends_where_set_down(behind_left: float) -> None:
+    """The control of the test above, from our own corpus tool: a rook slid b1-b5, each square reported
+    before the one behind it empties, the last one behind (b4) emptying seconds later, as a piece set down
+    across two squares does, with the other side's lift. No knock filled b5: the rook stood on both."""
+    fen = "3rk3/8/8/8/8/8/8/1R2K3 w - - 0 1"
+    events = [place("b2", 1.0), lift("b1", 1.2), place("b3", 1.3), lift("b2", 1.4), place("b4", 1.5),
+              lift("b3", 1.6), place("b5", 1.7), lift("b4", behind_left), lift("d8", behind_left),
+              place("d5", behind_left + 1.1)]
+    assert moves_made(fen, events) == ["Rb5", "Rd5"]
+
+
 SWAP = "rbbnnkrq/pppppppp/8/8/8/8/PPPPPPPP/RBBNNKRQ w KQkq - 0 1"  # king f1, rook g1: they swap squares
 PAST = "3k4/pppppppp/8/8/8/8/PPPPPPPP/1R1K4 w B - 0 1"  # king d1, rook b1: the rook onto d1, the king past it
 

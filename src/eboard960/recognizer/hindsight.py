@@ -179,13 +179,14 @@ class Hindsight:
         return captures
 
     def _never_landed(self, move: chess.Move, other: chess.Move) -> bool:
-        """Was `move` shown only because its square filled, after its piece left its origin, longer before
-        that piece left `other`'s square (another move of it shown) than even a capture is placed before
-        its lift? A piece on two squares that long is two pieces: a neighbour knocked and put back there."""
+        """Was `move` a capture shown only because its victim was knocked and put back, after its piece left
+        its origin and longer before that piece left `other`'s square (another move of it shown) than even
+        a capture is placed before its lift? The knocked piece was back; the moving one stood on `other`'s."""
         origin, target = move.from_square, move.to_square
         filled, left = self._placed_at.get(target), self._lifted_at.get(other.to_square)
         return (other.from_square == origin and other.to_square != target and filled is not None
                 and left is not None and left - filled > CAPTURE_PLACED_FIRST_SECONDS
+                and knocked(self._lifted_at.get(target), filled)
                 and self._lifted_at.get(origin, filled) < filled)
 
     def _landed_long_before(self, position: chess.Board, move: chess.Move, reply: chess.Move) -> bool:
