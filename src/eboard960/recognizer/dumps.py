@@ -139,6 +139,9 @@ class Dumps(Overlap):
             line = None if after is None else [self._open, *after]
         if line is None and not self._open_stands(occupied):
             line = offline_line(self._board, occupied, pieces)
+            if line is not None and self._caught_halfway(occupied, pieces) and (
+                    len(line) > 1 or self._one_of_several(line[0])):
+                line = None  # a move under way as the link came back: the rest of it comes live
         if line is not None:
             if self._open is not None:  # made as the line's first move: no longer open, nor replacing any
                 press = self._promotion
@@ -150,11 +153,30 @@ class Dumps(Overlap):
         if occupied == START_OCCUPANCY:
             self._set_up()
             return
-        if is_partial(expected, occupied) or (self._open is not None and is_partial(self._board, occupied)):
+        if is_partial(expected, occupied) or self._caught_halfway(occupied, pieces) or (
+                self._open is not None and is_partial(self._board, occupied)):
             self._occupied, self._pieces = sensed, known
             self._report_changes(occupied, pieces, snapshot.t)  # a move caught halfway after a reconnect
             return
         self._misplace()
+
+    def _caught_halfway(self, occupied: chess.Bitboard, pieces: dict[chess.Square, chess.Piece]) -> bool:
+        """Does a reconnect's snapshot, with no move open, only empty squares (every piece it names where it
+        stood): those of one legal move in hand (a piece of the mover's, an en passant, a castling), or a
+        victim's taken first? Moves made while the link was down would have filled as many squares, but for
+        a castling that moves no sensor."""
+        board = self._board
+        vacated = board.occupied & ~occupied
+        victim = vacated.bit_count() == 1 and any(board.generate_legal_captures(chess.BB_ALL, vacated))
+        unmoved = not occupied & ~board.occupied and agrees(board, pieces)
+        return self._open is None and bool(vacated) and unmoved and (victim or is_partial(board, occupied))
+
+    def _one_of_several(self, capture: chess.Move) -> bool:
+        """Could the piece of `capture` (a snapshot showing only its square empty) take on another square too
+        (an en passant among them)? Which one it took, if any, is then a guess; the landing will show."""
+        board = self._board
+        captures = board.generate_legal_captures(chess.BB_SQUARES[capture.from_square])
+        return len({move.to_square for move in captures}) > 1
 
     def _open_stands(self, occupied: chess.Bitboard) -> bool:
         """Does a reconnect's snapshot show the open move on all its squares, with the difference elsewhere?

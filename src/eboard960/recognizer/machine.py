@@ -368,8 +368,12 @@ class Recognizer(Dumps):
         )
         if bounced or self._open is None or self._captures_instead(event):
             return
-        if isinstance(event, PiecePlaced) and self._ends_knock(self._map(event.square), event.piece, event.t):
-            self._other_side_lifted = lifted_at  # a neighbour knocked back in place: the next event decides
+        if isinstance(event, PiecePlaced) and (
+                self._ends_knock(self._map(event.square), event.piece, event.t)
+                or self._lands_castling(self._map(event.square))):
+            # a neighbour knocked back in place, or the mover's hand still busy with a castling: the next
+            # event decides
+            self._other_side_lifted = lifted_at
             return
         if self._straddled_reply(lifted_at, event):
             return
@@ -384,6 +388,14 @@ class Recognizer(Dumps):
             self._make_open_final(before_reply, reply_follows=True, chosen=chosen)
         self._final_lift = FinalLift(square, lifted_at, len(self._board.move_stack), piece)
         self._settle(after_lift=True)  # the other side's move may already be on the board
+
+    def _lands_castling(self, square: chess.Square) -> bool:
+        """Does a place on `square` show a castling other than the open move, the other side's lifted piece
+        back: the mover's last piece of it landing (its king set down first, then the rook), a hand still
+        busy when the other side's piece left?"""
+        assert self._last_lift is not None and self._open is not None  # asked after the other side's lift
+        shown = self._occupied | chess.BB_SQUARES[square] | chess.BB_SQUARES[self._last_lift.square]
+        return any(shape.after == shown and shape.move != self._open for shape in self._shapes)
 
     def _is_bounce(self, square: chess.Square, piece: chess.Piece | None, t: float) -> bool:
         """Is a place on `square` at `t` the end of a sensor bounce: the event just before lifted
