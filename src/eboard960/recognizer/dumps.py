@@ -161,15 +161,15 @@ class Dumps(Overlap):
         self._misplace()
 
     def _caught_halfway(self, occupied: chess.Bitboard, pieces: dict[chess.Square, chess.Piece]) -> bool:
-        """Does a reconnect's snapshot, with no move open, only empty squares (every piece it names where it
-        stood): those of one legal move in hand (a piece of the mover's, an en passant, a castling), or a
-        victim's taken first? Moves made while the link was down would have filled as many squares, but for
-        a castling that moves no sensor."""
+        """Does a reconnect's snapshot, with no move open, show squares emptied and nothing else (every piece
+        it names where it stood): those of one legal move in hand (a piece of the mover's, an en passant, a
+        castling), or a victim's taken first? Moves made while the link was down would have filled as many
+        squares, but for a castling that moves no sensor."""
         board = self._board
         vacated = board.occupied & ~occupied
         victim = vacated.bit_count() == 1 and any(board.generate_legal_captures(chess.BB_ALL, vacated))
         unmoved = not occupied & ~board.occupied and agrees(board, pieces)
-        return self._open is None and bool(vacated) and unmoved and (victim or is_partial(board, occupied))
+        return self._open is None and unmoved and (victim or is_partial(board, occupied))
 
     def _one_of_several(self, capture: chess.Move) -> bool:
         """Could the piece of `capture` (a snapshot showing only its square empty) take on another square too
