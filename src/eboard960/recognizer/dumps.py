@@ -133,14 +133,13 @@ class Dumps(Overlap):
             self._rebase()
             self._fire("retract")  # the open move was put back while the link was down
             return
-        line = None
+        line, halfway = None, self._caught_halfway(occupied, pieces)
         if self._open is not None:  # keep the move already seen if the snapshot allows it
             after = offline_line(self._after(), occupied, pieces)
             line = None if after is None else [self._open, *after]
         if line is None and not self._open_stands(occupied):
             line = offline_line(self._board, occupied, pieces)
-            if line is not None and self._caught_halfway(occupied, pieces) and (
-                    len(line) > 1 or self._one_of_several(line[0])):
+            if line is not None and halfway and (len(line) > 1 or self._one_of_several(line[0])):
                 line = None  # a move under way as the link came back: the rest of it comes live
         if line is not None:
             if self._open is not None:  # made as the line's first move: no longer open, nor replacing any
@@ -153,7 +152,7 @@ class Dumps(Overlap):
         if occupied == START_OCCUPANCY:
             self._set_up()
             return
-        if is_partial(expected, occupied) or self._caught_halfway(occupied, pieces) or (
+        if is_partial(expected, occupied) or halfway or (
                 self._open is not None and is_partial(self._board, occupied)):
             self._occupied, self._pieces = sensed, known
             self._report_changes(occupied, pieces, snapshot.t)  # a move caught halfway after a reconnect
