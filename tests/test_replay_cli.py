@@ -11,6 +11,7 @@ import chess.pgn
 import pytest
 
 from eboard960.cli import main
+from eboard960.cli import replay as replay_cli
 
 SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples"
 sample_files = sorted(SAMPLES.glob("*.jsonl*")) if SAMPLES.is_dir() else []
@@ -104,6 +105,44 @@ def test_a_place_on_an_occupied_square_is_named_and_skipped(tmp_path: Path, caps
     assert captured.err == (f"eboard960 replay: {path}: line 4: a place on e4, which holds a piece already: "
                             "a sensor inconsistency, skipped\n")
     assert [m.uci() for m in moves_of(captured.out)] == ["e2e4", "e7e5"]
+
+
+def test_a_place_on_an_occupied_square_held_for_the_next_event_is_named_with_its_own_line(
+        tmp_path: Path, capsys) -> None:
+    """Found crashing replay (a fresh seed of the sixty-sixth generator): dxc2 with the pawn in hand at
+    Black's press, White's rook taken up early, and the place on c2 (the victim never reported lifted)
+    held until the next event says whose it was. The place is skipped when that event is fed: it is still
+    named with its own line, and the replay goes on."""
+    fen = "1nrbqrk1/1pp2p2/4p3/6PB/QP1n4/N2p4/P1P2KPP/2R3NR b - - 1 13"
+    path = capture_file(tmp_path, [{"t": 76.623, "lift": "d3"}, {"t": 79.184, "button": "black"},
+                                   {"t": 79.411, "lift": "c1"}, {"t": 80.259, "place": "c2"},
+                                   {"t": 82.247, "lift": "d4"}], start=fen)
+    assert main(["replay", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert captured.err == (f"eboard960 replay: {path}: line 5: a place on c2, which holds a piece already: "
+                            "a sensor inconsistency, skipped\n")
+    assert [m.uci() for m in moves_of(captured.out)][:2] == ["d3c2", "c1c2"]
+
+
+def test_a_fault_in_eboard960_on_one_capture_costs_no_other(tmp_path: Path, capsys, monkeypatch) -> None:
+    """A bug met on one capture of many (an assertion, say) is named in one line with where it happened,
+    and the other captures are still written: a batch is not lost to one file."""
+    good, bad = tmp_path / "good.jsonl", tmp_path / "bad.jsonl"
+    capture_file(tmp_path, [{"t": 1, "lift": "e2"}, {"t": 2, "place": "e4"}]).rename(good)
+    capture_file(tmp_path, [{"t": 1, "lift": "d2"}, {"t": 2, "place": "d4"}], start=519).rename(bad)
+    real, faulty_start = replay_cli.replay_capture, chess.Board.from_chess960_pos(519).fen()
+
+    def faulty(capture, **options):
+        assert capture.header.start.fen() != faulty_start, "a fault"
+        return real(capture, **options)
+
+    monkeypatch.setattr(replay_cli, "replay_capture", faulty)
+    assert main(["replay", "--out", str(tmp_path / "pgn"), str(bad), str(good)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"eboard960 replay: {bad}: internal error (AssertionError at test_replay_cli.py:")
+    assert err.count("\n") == 1
+    assert not (tmp_path / "pgn" / "bad.pgn").exists()
+    assert [m.uci() for m in moves_of((tmp_path / "pgn" / "good.pgn").read_text())] == ["e2e4"]
 
 
 def test_a_board_that_ends_pieces_away_from_the_game_is_named(tmp_path: Path, capsys) -> None:

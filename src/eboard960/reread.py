@@ -59,6 +59,7 @@ class _Reader:
         self.recognizer = Recognizer(start, takebacks=takebacks)
         self.reports: list[tuple[int, Report]] = []
         self.skipped: list[tuple[int, chess.Square]] = []
+        self.place_lines: dict[tuple[float, chess.Square], int] = {}  # each place's capture line
         self.since = 0  # the index of the event that made the board unexplained, while it is
         self.after_move = 0  # the index of the event after the last that made or committed a move
         self.shown: chess.Move | None = None
@@ -72,11 +73,12 @@ class _Reader:
             self.pressed_unexplained += 1
             if self.pressed_unexplained >= GIVE_UP_PRESSES:
                 raise _GaveUp
-        skipped = recognizer.skipped_places
+        if isinstance(event, PiecePlaced):
+            self.place_lines[event.t, event.square] = line
+        skipped = len(recognizer.skipped_places)
         new = recognizer.feed(event)
-        if recognizer.skipped_places != skipped:
-            assert isinstance(event, PiecePlaced)  # only a place is skipped
-            self.skipped.append((line, event.square))
+        for place in recognizer.skipped_places[skipped:]:  # this event's, or one held for the event after it
+            self.skipped.append((self.place_lines.get((place.t, place.square), line), place.square))
         if new:
             self.reports += [(line, report) for report in new]
             if any(isinstance(report, MoveRecognized) for report in new):

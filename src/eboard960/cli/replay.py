@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import traceback
 from dataclasses import fields
 from pathlib import Path
 
@@ -94,6 +95,10 @@ def main(args: argparse.Namespace) -> int:
             _say(f"{path}: {error}")
             status = 1
             continue
+        except Exception as error:  # a fault of eboard960's, not of the file: it costs no other capture
+            _say(f"{path}: {_internal(error)}")
+            status = 1
+            continue
         if capture.cut_off:
             _say(f"{path}: warning: {capture.cut_off}")
         for warning in result.warnings:
@@ -110,6 +115,13 @@ def main(args: argparse.Namespace) -> int:
         else:
             sys.stdout.write(pgn_text(result.games))
     return status
+
+
+def _internal(error: Exception) -> str:
+    """One line for a fault in eboard960 itself, naming where it happened, for a bug report."""
+    where = traceback.extract_tb(error.__traceback__)[-1]
+    return (f"internal error ({type(error).__name__} at {Path(where.filename).name}:{where.lineno}), "
+            "please report it with this capture; nothing of it was written")
 
 
 def _write_pgn(path: Path, target: Path, result: Replay) -> int:

@@ -160,7 +160,8 @@ class Recognizer(Dumps):
         self._out: list[Report] = []
         self._t = 0.0
         self._index = 0
-        self.skipped_places = 0  # places on a square that held a piece (sensor inconsistencies) so far
+        self.skipped_places: list[PiecePlaced] = []  # places on a square that held a piece (sensor
+        # inconsistencies), as reported; one held for the event after it is skipped when that one is fed
         self._verdict = NOTHING
         self._other_side_lifted: float | None = None  # when the other side's piece left
         self._held_undo: str | None = None  # "take_back" or "retract" of a capture, unless the next event
@@ -256,7 +257,7 @@ class Recognizer(Dumps):
         if type(event) is PieceLifted:
             self._lift(self._map(event.square))
         elif type(event) is PiecePlaced:
-            self._place(self._map(event.square), event.piece)
+            self._place(event)
         elif type(event) is ButtonPressed:
             self._button(event.button)
         elif type(event) is LinkChanged:
@@ -483,14 +484,15 @@ class Recognizer(Dumps):
         return stray.bit_count() == 1 and chess.lsb(stray) in segment.landed and bool(
             with_promotions(self._board, move.from_square, square))
 
-    def _place(self, square: chess.Square, piece: chess.Piece | None) -> None:
+    def _place(self, event: PiecePlaced) -> None:
+        square, piece = self._map(event.square), event.piece
         if is_unpromoted_pawn(square, piece):
             piece = None  # the button's piece or a queen it is
         if self._detect_rotation and piece and self._sets_up_turned(square, {**self._pieces, square: piece}):
             square = 63 - square  # the set-up just completed shows the board turned round
         bit = chess.BB_SQUARES[square]
         if self._occupied & bit:
-            self.skipped_places += 1  # a place on an occupied square: a sensor inconsistency, skipped
+            self.skipped_places.append(event)  # a place on an occupied square: a sensor inconsistency
             return
         self._occupied |= bit
         self._placed_at[square] = self._t
