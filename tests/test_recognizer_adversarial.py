@@ -471,6 +471,25 @@ def test_a_new_game_set_up_after_captures() -> None:
     assert recognizer.board.move_stack == [chess.Move.from_uci("d2d4")]
 
 
+@pytest.mark.parametrize("waited", [0.5, 1.2])
+def test_a_captured_piece_put_back_named_where_the_mover_could_go_is_no_misread_name(waited: float) -> None:
+    """Found failing (a coverage-guided hunt: no earlier corpus had set pieces up again on a board that
+    names them): after 3.Nc3 the players set up again, Black's captured pawn first, named on d7, and the
+    queen lifted from d5 later to go home to d8. The queen's lift made the board show Qd7 placed before its
+    lift, the pawn's name taken for a worn piece's misread: Qd7 ended the game. A piece set down longer
+    before the moving one left than the board's scan is another piece, and its name stands."""
+    recognizer = Recognizer(518)
+    game = [lift("e2", 1), place("e4", 1.8, "P"), lift("d7", 3), place("d5", 3.8, "p"), lift("d5", 5),
+            lift("e4", 5.6), place("d5", 6.3, "P"), lift("d5", 7.5), lift("d8", 8.1), place("d5", 8.9, "q"),
+            lift("b1", 10), place("c3", 10.8, "N"), press("white", 11.5)]
+    set_up = [place("d7", 12.9, "p"), lift("d5", 12.9 + waited), place("d8", 13.7 + waited, "q"),
+              lift("c3", 16), place("b1", 16.8, "N"), place("e2", 18, "P")]
+    reports = [r for e in [*game, *set_up] for r in recognizer.feed(e)] + recognizer.finish()
+    assert [r.kind for r in reports if r.kind in ("move", "new_game")] == ["move"] * 5 + ["new_game"]
+    assert [m.uci() for m in recognizer.archive[0].mainline_moves()] == [
+        "e2e4", "d7d5", "e4d5", "d8d5", "b1c3"]
+
+
 def test_castlings_taken_back() -> None:
     """Found failing: a transposition castling swapped back leaves the occupancy as it is, and was read as
     a touch (its halfway point as illegal); a rook-only castling taken back by the rook alone was not a
@@ -1292,6 +1311,22 @@ def test_a_piece_that_could_make_the_same_capture_knocked_as_the_capturer_leaves
     reply = [lift("e8", 5.0), place("d7", 5.8)]
     assert moves_made(fen, [*capture, press("white", 4.1), *reply]) == ["Nxd4", "Kd7"]
     assert moves_made(fen, [*capture, *reply]) == ["Nxd4", "Kd7"]
+
+
+@pytest.mark.parametrize("reply_lifted", [2.2, 2.4, 2.611])
+def test_a_knock_back_just_after_the_landing_is_no_capture_when_the_reply_landed_before_it(
+        reply_lifted: float) -> None:
+    """Found failing (the sixty-eighth generator's timing copies; the sixty-sixth's Known limit): e4 with
+    White's d4 pawn knocked as the pawn lands (off 0.11 s, back 21 ms after the landing), the queen's reply
+    lifted within half a second. Read as exd4 swept quicker than a bounce, the e4 landing was the reply
+    Qe4 placed before its lift: a reply set down before the capture it answers landed. A swept capture's
+    reply lands after it; a genuine one still reads."""
+    fen = "k7/8/8/4p3/3P1Q2/8/8/K7 b - - 0 1"
+    knock = [lift("e5", 1.0), lift("d4", 2.006), place("e4", 2.117), place("d4", 2.138)]
+    reply = [lift("f4", reply_lifted), lift("e4", 3.371), place("e4", 4.086)]
+    assert moves_made(fen, [*knock, *reply]) == ["e4", "Qxe4+"]
+    swept = [lift("e5", 1.0), lift("d4", 2.0), place("d4", 2.1)]
+    assert moves_made(fen, [*swept, place("e4", 2.3), lift("f4", reply_lifted + 0.15)]) == ["exd4", "Qe4+"]
 
 
 def test_a_knock_never_reopens_a_castling_or_a_move_whose_piece_was_taken() -> None:
@@ -2387,6 +2422,37 @@ def test_a_reconnect_snapshot_with_a_move_under_way_lets_it_finish(
     shown = board.occupied & ~chess.SquareSet(chess.parse_square(name) for name in vacated).mask
     dropped = [LinkChanged(up=False, t=1.2), LinkChanged(up=True, t=2.8)]
     assert moves_made(fen, [*before, *dropped, BoardSnapshot(occupied=shown, t=3.0), *after]) == made
+
+
+@pytest.mark.parametrize("seen", ["king lifted before the drop", "the snapshot shows the rook in hand"])
+@pytest.mark.parametrize("told_by", ["the mover's clock", "the other side's move"])
+def test_a_castling_by_swapping_king_and_rook_whose_middle_the_link_lost(seen: str, told_by: str) -> None:
+    """Found failing (a fresh seed of the white-box hunt where two rules meet): O-O with king and rook
+    swapping squares, the link down while both were in hand. On a presence board the snapshot after it
+    shows one of the two squares empty, then that square is filled: the board is as before the move. The
+    clock pressed (or the other side's move made next) says a move was made, and only the castling leaves
+    the board so. It was read as a touch; the other side's move then as out of turn, and the game lost."""
+    board = chess.Board(SWAP, chess960=True)
+    before = [lift("f1", 1.0)] if seen == "king lifted before the drop" else []
+    empty = chess.F1 if before else chess.G1  # the king is on g1, the rook still in hand
+    dropped = [LinkChanged(up=False, t=1.2), LinkChanged(up=True, t=2.8),
+               BoardSnapshot(occupied=board.occupied & ~chess.BB_SQUARES[empty], t=3.0)]
+    after = [place(chess.square_name(empty), 3.5)]
+    told = [press("white", 4.0)] if told_by == "the mover's clock" else []
+    reply = [lift("a7", 5.0), place("a6", 5.5), lift("a2", 7.0), place("a3", 7.5)]
+    assert moves_made(SWAP, [*before, *dropped, *after, *told, *reply]) == ["O-O", "a6", "a3"]
+
+
+def test_a_touch_across_a_link_drop_then_a_move_is_that_move() -> None:
+    """The control of the test above: the king of a swap castling touched across a link drop, then a pawn
+    moved and the clock pressed. The pawn's move is the move; and with no drop, a touch and a press are no
+    castling (the spec's castling by swapping needs both pieces seen off the board)."""
+    board = chess.Board(SWAP, chess960=True)
+    dropped = [LinkChanged(up=False, t=1.2), LinkChanged(up=True, t=2.8),
+               BoardSnapshot(occupied=board.occupied & ~chess.BB_SQUARES[chess.F1], t=3.0)]
+    touch = [lift("f1", 1.0), *dropped, place("f1", 3.5)]
+    assert moves_made(SWAP, [*touch, lift("b2", 4), place("b3", 4.5), press("white", 5)]) == ["b3"]
+    assert moves_made(SWAP, [lift("f1", 1.0), place("f1", 3.5), press("white", 4.0)]) == []
 
 
 def test_a_reconnect_snapshot_naming_pieces_on_unchanged_squares_shows_the_castlings_made_meanwhile() -> None:

@@ -105,7 +105,7 @@ class Hindsight:
         its lift; sooner, a capture `_swept` quicker than a bounce counts as an earlier open move too. Which
         events keep the open move is commented case by case below."""
         quick = self._t - self._open_at <= PLACED_FIRST_SECONDS
-        swept = [(capture, self._segment_open) for capture in self._swept()] if quick else []
+        swept = self._swept() if quick else []
         if not self._alternatives and not swept:
             return False
         played, shapes = self._after(), self._shapes_open()
@@ -132,7 +132,8 @@ class Hindsight:
         else:
             reply_over = isinstance(event, ButtonPressed) and CLOCK_BUTTONS.get(event.button) == played.turn
         shown = [self._open, *(move for move, _ in self._alternatives)]
-        for move, segment in [*reversed(self._alternatives), *swept]:
+        earlier = [*reversed(self._alternatives), *((capture, self._segment_open) for capture in swept)]
+        for move, segment in earlier:
             if any(self._never_landed(move, other) for other in shown):
                 continue
             if self._never_landed(self._open, move):  # the open move cannot be, whatever the reply shows yet
@@ -152,6 +153,8 @@ class Hindsight:
             replies = matching_moves(after, self._occupied, segment, castling_shapes(after))
             if not reply_over:  # a reply's square filled long before its lift: the open move's piece is there
                 replies = [reply for reply in replies if not self._landed_long_before(after, move, reply)]
+            if move in swept:  # a reply cannot have landed before the capture it answers
+                replies = [reply for reply in replies if not self._landed_before(reply, move)]
             if replies and self._choose(after, replies) is not None:  # and the pieces reported agree
                 self._open_earlier(move, segment)
                 return True
@@ -199,6 +202,10 @@ class Hindsight:
         return (not position.is_castling(reply) and square not in self._pieces and landed is not None
                 and left is not None and left - landed > CAPTURE_PLACED_FIRST_SECONDS
                 and moved_on is not None and moved_on < landed + SCAN_SECONDS)
+
+    def _landed_before(self, reply: chess.Move, move: chess.Move) -> bool:
+        """Was `reply`'s square filled before `move`'s piece landed? Then `reply` cannot answer `move`."""
+        return self._placed_at.get(reply.to_square, math.inf) < self._placed_at.get(move.to_square, -math.inf)
 
     def _lands_reply(
         self, played: chess.Board, shapes: tuple[CastlingShape, ...], event: PiecePlaced

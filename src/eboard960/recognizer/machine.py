@@ -47,8 +47,10 @@ from eboard960.recognizer.explain import (
     occupancy_after,
     shape_of,
     slides_over,
+    successors,
     with_promotions,
 )
+from eboard960.recognizer.hindsight import CAPTURE_PLACED_FIRST_SECONDS
 from eboard960.recognizer.overlap import EarlyLift
 from eboard960.recognizer.reports import (
     DrawClaimable,
@@ -156,6 +158,7 @@ class Recognizer(Dumps):
         self._detect_rotation = self._auto_rotation
         self._resync = True  # the next snapshot is read afresh: the first one, or one after the link dropped
         self._reconnected = False  # the link dropped since the last snapshot: reports may be lost
+        self._dropped_at = -math.inf  # when the link last went down: what the hands did then went unseen
         self.archive: list[chess.pgn.Game] = []
         self._out: list[Report] = []
         self._t = 0.0
@@ -262,6 +265,8 @@ class Recognizer(Dumps):
             self._button(event.button)
         elif type(event) is LinkChanged:
             self._resync = self._reconnected = True  # reports may be lost: the next snapshot is read afresh
+            if not event.up:
+                self._dropped_at = event.t
         else:
             raise RecognitionError(f"not a square event: {event!r}")
 
@@ -642,7 +647,11 @@ class Recognizer(Dumps):
                 self._promotion = press._replace(spare=False)  # the later of two presses chooses the piece
                 self._repromote()
             self._commit_pending(pressed=True)
-            if self._occupied == self._board.occupied and self.mode is Mode.PLAYING:
+            castled = self._castled_unseen() if len(self._board.move_stack) == moves and (
+                self._occupied == self._board.occupied) else None
+            if castled is not None:
+                self._make_line([castled])
+            elif self._occupied == self._board.occupied and self.mode is Mode.PLAYING:
                 self._rebase()  # at rest: the mover's touches (j'adoube) are no victims for the other side
             elif len(self._board.move_stack) == moves and self._held_capture is None:
                 self._catch_up(self._board.turn)  # nothing to commit: the move may end a line never seen
@@ -657,6 +666,29 @@ class Recognizer(Dumps):
         self._plies_at_press = len(self._board.move_stack)
         self._bounced_since_press = 0
         self._touched_since_press &= self._board.occupied & ~self._occupied  # but pieces in hand: moves due
+
+    def _castled_unseen(self) -> chess.Move | None:
+        """A castling whose king and rook swap squares, one of them seen lifted since the last move landed and
+        the link down since, which lost the rest of it: the move made, if the board shows the game as it was
+        at the mover's clock (only that move leaves it so, and the press says a move was made), or the other
+        side's move made after it."""
+        since = self._open_at  # no move is open: the last one made landed then
+        if self._dropped_at < since or self._open is not None or self.mode is not Mode.PLAYING:
+            return None
+        seen = sum(chess.BB_SQUARES[square] for square, lifted in self._lifted_at.items() if lifted >= since)
+        swaps = (shape.move for shape in self._shapes if shape.is_transposition and shape.pair & seen)
+        return next(swaps, None)
+
+    def _replied_to_unseen_castling(self) -> bool:
+        """The board no continuation explains shows the other side's move made, the mover's castling lost to
+        a link drop (`_castled_unseen`) before it: both are made, the second still open."""
+        castling = self._castled_unseen()
+        reply = None if castling is None else successors(after_move(self._board, castling), self._occupied,
+                                                         self._pieces, depth=1)
+        if castling is None or reply is None:
+            return False
+        self._make_line([castling, *reply], open_last=True)
+        return True
 
     def _decide_held_capture(self, event: SquareEvent | None) -> None:
         """The event after a clock press held with a capture the board shows, which its piece still in hand
@@ -726,7 +758,7 @@ class Recognizer(Dumps):
                 self._fire("restore")  # misplaced only for a flicker (a slide, a straddle): the move goes on
                 return
         if unexplained and (self._misread_capture() or self._misread_correction() or self._moved_together()
-                            or self._lost_line()):
+                            or self._replied_to_unseen_castling() or self._lost_line()):
             return
         if verdict is NOTHING:
             if not after_lift:
@@ -1025,7 +1057,8 @@ class Recognizer(Dumps):
         named = [m for m in moves if pieces.get(m.to_square) in (None, self._placed(board, m))]
         if named:
             moves = named
-        elif not misread or not all(self._misnamed(board, m.to_square) for m in moves):
+        elif not misread or not all(self._misnamed(board, m.to_square) and self._may_have_landed(board, m)
+                                    for m in moves):
             return None  # else a misread: what presence shows stands
         first = moves[0]
         if len(moves) == 1:
@@ -1042,6 +1075,14 @@ class Recognizer(Dumps):
                 if move.promotion == wanted:
                     return move
         return first
+
+    def _may_have_landed(self, board: chess.Board, move: chess.Move) -> bool:
+        """Was `move`'s square filled after its piece left, or so little before that the board's scan could
+        report that piece's place first? A piece set down there long before is another one: its name is no
+        misread of the moving piece (a captured piece put back as the pieces are set up again)."""
+        window = CAPTURE_PLACED_FIRST_SECONDS if board.is_capture(move) else SCAN_SECONDS
+        landed, left = self._placed_at.get(move.to_square), self._lifted_at.get(move.from_square)
+        return landed is None or left is None or left - landed <= window
 
     def _misnamed(self, board: chess.Board, square: chess.Square) -> bool:
         """Does the board name on `square` a piece of the side to move that none of its pieces can be (a
