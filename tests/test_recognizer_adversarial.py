@@ -471,13 +471,14 @@ def test_a_new_game_set_up_after_captures() -> None:
     assert recognizer.board.move_stack == [chess.Move.from_uci("d2d4")]
 
 
-@pytest.mark.parametrize("waited", [0.5, 1.2])
+@pytest.mark.parametrize("waited", [0.8, 1.2])
 def test_a_captured_piece_put_back_named_where_the_mover_could_go_is_no_misread_name(waited: float) -> None:
     """Found failing (a coverage-guided hunt: no earlier corpus had set pieces up again on a board that
     names them): after 3.Nc3 the players set up again, Black's captured pawn first, named on d7, and the
     queen lifted from d5 later to go home to d8. The queen's lift made the board show Qd7 placed before its
     lift, the pawn's name taken for a worn piece's misread: Qd7 ended the game. A piece set down longer
-    before the moving one left than the board's scan is another piece, and its name stands."""
+    before the moving one left than a place is read before its lift, of a kind the game has captured, is
+    that piece put back, and its name stands."""
     recognizer = Recognizer(518)
     game = [lift("e2", 1), place("e4", 1.8, "P"), lift("d7", 3), place("d5", 3.8, "p"), lift("d5", 5),
             lift("e4", 5.6), place("d5", 6.3, "P"), lift("d5", 7.5), lift("d8", 8.1), place("d5", 8.9, "q"),

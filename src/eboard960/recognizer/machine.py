@@ -50,7 +50,7 @@ from eboard960.recognizer.explain import (
     successors,
     with_promotions,
 )
-from eboard960.recognizer.hindsight import CAPTURE_PLACED_FIRST_SECONDS
+from eboard960.recognizer.hindsight import CAPTURE_PLACED_FIRST_SECONDS, PLACED_FIRST_SECONDS
 from eboard960.recognizer.overlap import EarlyLift
 from eboard960.recognizer.reports import (
     DrawClaimable,
@@ -1077,12 +1077,16 @@ class Recognizer(Dumps):
         return first
 
     def _may_have_landed(self, board: chess.Board, move: chess.Move) -> bool:
-        """Was `move`'s square filled after its piece left, or so little before that the board's scan could
-        report that piece's place first? A piece set down there long before is another one: its name is no
-        misread of the moving piece (a captured piece put back as the pieces are set up again)."""
-        window = CAPTURE_PLACED_FIRST_SECONDS if board.is_capture(move) else SCAN_SECONDS
+        """May the piece named on `move`'s square be the moving one, misread? Not if it was set down there
+        longer before that piece left than a place is read before its lift, and the game has a piece of its
+        name off the board: that is a captured piece put back (the pieces set up again)."""
+        window = CAPTURE_PLACED_FIRST_SECONDS if board.is_capture(move) else PLACED_FIRST_SECONDS
         landed, left = self._placed_at.get(move.to_square), self._lifted_at.get(move.from_square)
-        return landed is None or left is None or left - landed <= window
+        if landed is None or left is None or left - landed <= window:
+            return True
+        named = self._pieces[move.to_square]
+        return len(board.pieces(named.piece_type, named.color)) >= len(
+            board.root().pieces(named.piece_type, named.color))
 
     def _misnamed(self, board: chess.Board, square: chess.Square) -> bool:
         """Does the board name on `square` a piece of the side to move that none of its pieces can be (a
