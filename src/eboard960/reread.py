@@ -25,6 +25,7 @@ LOOK_BACK = 80  # events before the loss where the slip is looked for
 GIVE_UP = 40  # a trial reading is dropped once it finds this many events unexplained after its slip,
 GIVE_UP_PRESSES = 4  # or this many clock presses on it (each searches three moves deep for the board)
 MIN_LOST = 8  # piece reports after the loss that show play went on, if no clock press confirmed a move
+HELD_PLACES = 8  # the latest places whose lines are kept: one held back is skipped within an event or two
 
 PIECE_EVENTS = (PieceLifted, PiecePlaced)
 SLIPS = (PieceLifted, PiecePlaced, ButtonPressed)  # reports a second reading may leave out
@@ -59,7 +60,7 @@ class _Reader:
         self.recognizer = Recognizer(start, takebacks=takebacks)
         self.reports: list[tuple[int, Report]] = []
         self.skipped: list[tuple[int, chess.Square]] = []
-        self.place_lines: dict[tuple[float, chess.Square], int] = {}  # each place's capture line
+        self.place_lines: dict[tuple[float, chess.Square], int] = {}  # the latest places' capture lines
         self.since = 0  # the index of the event that made the board unexplained, while it is
         self.after_move = 0  # the index of the event after the last that made or committed a move
         self.shown: chess.Move | None = None
@@ -74,7 +75,10 @@ class _Reader:
             if self.pressed_unexplained >= GIVE_UP_PRESSES:
                 raise _GaveUp
         if isinstance(event, PiecePlaced):
-            self.place_lines[event.t, event.square] = line
+            lines = self.place_lines
+            lines[event.t, event.square] = line
+            if len(lines) > HELD_PLACES:  # kept small: a second reading copies the reader at every slip
+                del lines[next(iter(lines))]
         skipped = len(recognizer.skipped_places)
         new = recognizer.feed(event)
         for place in recognizer.skipped_places[skipped:]:  # this event's, or one held for the event after it
