@@ -22,6 +22,7 @@ from eboard960.recognizer.explain import (
     is_partial,
     reads_as,
     successors,
+    taken_earlier,
     touched_squares,
 )
 from eboard960.recognizer.overlap import Overlap
@@ -247,7 +248,7 @@ class Dumps(Overlap):
                 move.promotion == kind or expected.piece_type_at(move.from_square) == kind
                 for move in expected.generate_legal_moves(to_mask=chess.BB_SQUARES[square])):
             return True  # placed before its lift
-        return len(self._board.root().pieces(kind, colour)) > len(expected.pieces(kind, colour))
+        return taken_earlier(self._board.root(), expected, piece)
 
     def _sets_up_turned(self, square: chess.Square, named: dict[chess.Square, chess.Piece]) -> bool:
         """Does a piece placed on `square` complete a set-up of the start position turned round: its

@@ -244,6 +244,11 @@ def touched_squares(board: chess.Board, move: chess.Move) -> tuple[chess.Bitboar
     return emptied, chess.BB_SQUARES[move.to_square]
 
 
+def taken_earlier(start: chess.Board, board: chess.Board, piece: chess.Piece) -> bool:
+    """Has the game from `start` to `board` taken a piece like `piece` off the board? One may be put back."""
+    return len(start.pieces(piece.piece_type, piece.color)) > len(board.pieces(piece.piece_type, piece.color))
+
+
 def is_partial(board: chess.Board, occupied: chess.Bitboard, *, in_hand: int = 0) -> bool:
     """Could `occupied` be a legal move from `board` caught halfway, with up to `in_hand` more pieces
     picked up besides the move's own?"""

@@ -48,6 +48,7 @@ from eboard960.recognizer.explain import (
     shape_of,
     slides_over,
     successors,
+    taken_earlier,
     with_promotions,
 )
 from eboard960.recognizer.hindsight import CAPTURE_PLACED_FIRST_SECONDS, PLACED_FIRST_SECONDS
@@ -1084,9 +1085,7 @@ class Recognizer(Dumps):
         landed, left = self._placed_at.get(move.to_square), self._lifted_at.get(move.from_square)
         if landed is None or left is None or left - landed <= window:
             return True
-        named = self._pieces[move.to_square]
-        return len(board.pieces(named.piece_type, named.color)) >= len(
-            board.root().pieces(named.piece_type, named.color))
+        return not taken_earlier(board.root(), board, self._pieces[move.to_square])
 
     def _misnamed(self, board: chess.Board, square: chess.Square) -> bool:
         """Does the board name on `square` a piece of the side to move that none of its pieces can be (a
