@@ -1362,6 +1362,20 @@ def test_a_knock_as_a_capture_placed_before_its_lift_lands() -> None:
     assert moves_made(fen, [*capture, *rest]) == ["Nxc7", "Qxd5+", "Kf8"]
 
 
+def test_a_bounce_of_a_capturer_placed_before_its_lift_is_no_bounce_of_its_victim() -> None:
+    """Found failing (a fresh seed of the sixty-sixth generator): Bxa6, victim first, the bishop's landing
+    reported 0.25 s before its lift and bouncing once in between. The bounce was taken as the victim's own
+    (a knock of a piece that never left), so the bishop seemed still in hand; the reply's pawn, set down
+    across b5 and c5, then read as Bb5 c5. A bounce is nothing: the victim's lift before it stands."""
+    fen = "rnbqkbnr/1p1ppppp/p1p5/8/8/3BP3/PPPP1PPP/RNBQK1NR w KQkq - 0 3"
+    capture = [lift("a6", 9.0), place("a6", 9.54), lift("a6", 9.585), place("a6", 9.685), lift("d3", 9.79)]
+    reply = [lift("c6", 11.0), place("b5", 12.4), place("c5", 12.58), lift("b5", 12.64)]
+    assert moves_made(fen, [*capture, *reply, lift("g1", 14), place("f3", 14.6)]) == ["Bxa6", "c5", "Nf3"]
+    knocked = [lift("a6", 9.0), place("a6", 9.1), lift("d3", 9.2)]  # the victim only knocked: a bishop move
+    bishop = [place("b5", 10.0), lift("c6", 11.0), place("c5", 11.6)]
+    assert moves_made(fen, [*knocked, *bishop]) == ["Bb5", "c5"]
+
+
 def test_a_clock_pressed_with_the_next_move_under_way_makes_no_moves() -> None:
     """Found failing (the eighth outside generator, blitz and sessions): Black's clock pressed late, with
     White's cxb5 under way (both pieces in hand), or pressed again, read as Black's move that had to be on
