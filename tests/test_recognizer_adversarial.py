@@ -1314,6 +1314,36 @@ def test_a_piece_that_could_make_the_same_capture_knocked_as_the_capturer_leaves
     assert moves_made(fen, [*capture, *reply]) == ["Nxd4", "Kd7"]
 
 
+@pytest.mark.parametrize("gap", [0.35, 0.45, 0.62])
+def test_a_quick_reply_taking_the_piece_just_moved_own_piece_first_keeps_the_move(gap: float) -> None:
+    """Found failing (the seventy-first generator, conditions flipped one by one): the other side lifted a
+    piece within half a second of the landing (`gap`), then took the piece just landed, own piece first.
+    The board also showed an earlier reading with that reply placed before its lift (e5 then dxe6 en passant
+    for a change of mind e5-e6; Bxf2 swept off in a bounce, then Ra5, for Ba5), and that one was taken. A
+    piece that stood longer than a place is read before its lift, taken up by the piece that can take it, is
+    that capture's victim; for a change of mind, once that lift came after the board's scan of the landing."""
+    fen = "4k3/4p3/8/3P4/8/8/8/4K3 b - - 0 1"
+    mind = [lift("e7", 1.0), place("e5", 1.98), lift("e5", 2.6), place("e6", 3.08)]
+    taken = [lift("d5", 3.08 + gap), lift("e6", 3.86 + gap), place("e6", 4.78 + gap)]
+    assert moves_made(fen, [*mind, *taken]) == ["e6", "dxe6"]
+    fen = "6k1/R7/8/8/8/8/5P2/4b2K b - - 0 1"
+    bounce = [lift("e1", 1.0), lift("f2", 1.29), place("f2", 1.397), place("a5", 2.54)]
+    for quick in (0.22, gap):
+        taken = [lift("a7", 2.54 + quick), lift("a5", 3.37 + quick), place("a5", 3.78 + quick)]
+        assert moves_made(fen, [*bounce, *taken]) == ["Ba5", "Rxa5"]
+
+
+def test_a_reply_placed_before_its_lift_and_picked_up_at_once_is_a_change_of_mind() -> None:
+    """The control of the test above (the same generator's mixed set): Rxf8 victim first, its landing
+    bouncing; Black's queen reported on g4 before its lift from e2, which the rook could also reach, picked
+    up again 0.32 s after it landed and set down on d3. Read as Rg4 then Qxg4 own piece first, the rook's
+    capture was lost: taken up that soon, the queen changed its mind."""
+    fen = "2kr1n2/7p/1p1pp3/n7/5R2/2P3PP/P2Pq3/Q1B3K1 w - - 0 17"
+    capture = [lift("f8", 1.0), lift("f4", 1.6), place("f8", 2.148), lift("f8", 2.395), place("f8", 2.516)]
+    reply = [place("g4", 2.966), lift("e2", 3.107), lift("g4", 3.29), place("d3", 4.687)]
+    assert moves_made(fen, [*capture, *reply]) == ["Rxf8", "Qd3"]
+
+
 @pytest.mark.parametrize("reply_lifted", [2.2, 2.4, 2.611])
 def test_a_knock_back_just_after_the_landing_is_no_capture_when_the_reply_landed_before_it(
         reply_lifted: float) -> None:
