@@ -117,16 +117,15 @@ class Hindsight:
         under_way = late and isinstance(event, PiecePlaced | PieceLifted)  # the reply goes on, not a press
         # asked after the other side's lift, with an open move
         assert self._open is not None and self._last_lift is not None
-        # `event` lifts the open move's piece, which the piece lifted can take (a capture, own piece first),
-        # once that piece stood longer than a place is read before its lift (not picked up again at once)
+        # `event` lifts the open move's piece, which the piece lifted can take (a capture, own piece first)
         target = self._open.to_square
         taken_up = (event.t if isinstance(event, PieceLifted) and self._map(event.square) == target
-                    else -math.inf)
-        lifts_open = taken_up - self._placed_at.get(target, math.inf) > PLACED_FIRST_SECONDS and bool(
-            with_promotions(played, self._last_lift.square, target))
-        # late, or that piece taken up soon after the other side's lift: one hand taking it, not a reply
-        # placed before its lift and touched again
-        takes_open = lifts_open and (late or taken_up - self._t <= CAPTURE_PLACED_FIRST_SECONDS)
+                    and with_promotions(played, self._last_lift.square, target) else None)
+        takes_open = late and taken_up is not None
+        # sooner, once that piece stood longer than a place is read before its lift: no reply placed first and
+        # picked up again at once
+        stood = taken_up is not None and (
+            taken_up - self._placed_at.get(target, taken_up) > PLACED_FIRST_SECONDS)
         # the reply is no longer in hand, which the open move cannot explain: the mover lifts a piece it
         # cannot take, a piece lands where it cannot go, or its clock is pressed
         lifted = self._last_lift.square
@@ -147,7 +146,7 @@ class Hindsight:
             if self._only_touched(move, self._open):  # a capture replaced because its victim stood
                 victim, origin = move.to_square, move.from_square
                 if self._segment.left_before(victim, origin):  # the victim lifted with the capturer in hand
-                    if under_way or lands_reply or (move in swept and lifts_open):
+                    if under_way or lands_reply or (move in swept and stood):
                         continue  # it was only touched (a swept capture's reply placed first, then taken up?)
                 elif takes_open and self._segment.landed_before_left(victim, origin):
                     continue  # the capture was placed first; its reply, lifted that late, was not
