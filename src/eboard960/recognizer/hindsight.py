@@ -117,15 +117,11 @@ class Hindsight:
         under_way = late and isinstance(event, PiecePlaced | PieceLifted)  # the reply goes on, not a press
         # asked after the other side's lift, with an open move
         assert self._open is not None and self._last_lift is not None
-        # `event` lifts the open move's piece, which the piece lifted can take (a capture, own piece first)
+        # late, `event` lifts the open move's piece, which the piece lifted can take (a capture, own piece
+        # first)
         target = self._open.to_square
-        taken_up = (event.t if isinstance(event, PieceLifted) and self._map(event.square) == target
-                    and with_promotions(played, self._last_lift.square, target) else None)
-        takes_open = late and taken_up is not None
-        # sooner, once that piece stood longer than a place is read before its lift: no reply placed first and
-        # picked up again at once
-        stood = taken_up is not None and (
-            taken_up - self._placed_at.get(target, taken_up) > PLACED_FIRST_SECONDS)
+        takes_open = late and isinstance(event, PieceLifted) and self._map(event.square) == target and bool(
+            with_promotions(played, self._last_lift.square, target))
         # the reply is no longer in hand, which the open move cannot explain: the mover lifts a piece it
         # cannot take, a piece lands where it cannot go, or its clock is pressed
         lifted = self._last_lift.square
@@ -146,8 +142,8 @@ class Hindsight:
             if self._only_touched(move, self._open):  # a capture replaced because its victim stood
                 victim, origin = move.to_square, move.from_square
                 if self._segment.left_before(victim, origin):  # the victim lifted with the capturer in hand
-                    if under_way or lands_reply or (move in swept and stood):
-                        continue  # it was only touched (a swept capture's reply placed first, then taken up?)
+                    if under_way or lands_reply:
+                        continue  # it was only touched
                 elif takes_open and self._segment.landed_before_left(victim, origin):
                     continue  # the capture was placed first; its reply, lifted that late, was not
                 # else its victim left first: no touch, even where `event` lands a reply
