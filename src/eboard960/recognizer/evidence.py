@@ -139,6 +139,11 @@ class Segment:
             self.rebounced |= chess.BB_SQUARES[square]
         self.bounced[square] = self.bounced.get(square, 0) | (chess.BB_ALL & ~occupied)
 
+    def landed_before_bounce(self, square: chess.Square) -> bool:
+        """Did a piece land on `square` before its last bounce, other than by a bounce: the bounce was of a
+        piece set down there (a capturer placed first), after its victim had been taken off?"""
+        return self.landings.get(square, 0) >= 2 and not self.rebounced & chess.BB_SQUARES[square]
+
     def bounced_while_empty(self, square: chess.Square, target: chess.Square) -> bool:
         """Did `square` bounce while `target` was empty (its piece in hand, say)?"""
         return bool(self.bounced.get(square, 0) & chess.BB_SQUARES[target])

@@ -944,15 +944,9 @@ class Recognizer(Dumps):
         if capture is None:
             return None
         victim = capture.to_square
-        if self._refilled_in_a_bounce(victim) and not self._landed_before_bounce(victim):
+        if self._refilled_in_a_bounce(victim) and not self._segment.landed_before_bounce(victim):
             return None  # the victim's square only bounced
         return capture if self._landed_just_before_lift(capture) else None  # none if emptied by a snapshot
-
-    def _landed_before_bounce(self, square: chess.Square) -> bool:
-        """Did a piece land on `square` before its last bounce, other than by a bounce: the bounce was of a
-        piece set down there (a capturer placed first), after its victim had been taken off?"""
-        segment = self._segment
-        return segment.landings.get(square, 0) >= 2 and not segment.rebounced & chess.BB_SQUARES[square]
 
     def _only_in_hand(self, occupied: chess.Bitboard) -> bool:
         """The common lift, settled on occupancy alone: pieces of the game in the air, none put anywhere,
