@@ -46,9 +46,10 @@ def check(seed: int, misreads: bool = False) -> tuple[int, str | None]:
     if misreads:
         events = misread(events, chess.Piece(rng.randrange(chess.PAWN, chess.KING), rng.choice(chess.COLORS)))
     recognizer = Recognizer(start)
-    reports = [report for event in events for report in recognizer.feed(event)]
-    reports += recognizer.finish()
-    got = [report.move for report in reports if report.kind == "move"]
+    for event in events:
+        recognizer.feed(event)
+    recognizer.finish()
+    got = recognizer.board.move_stack  # the game as recorded: a move reread later counts as reread
     if got == moves:
         return len(moves), None
     agreeing = (i for i, (a, b) in enumerate(zip(got, moves, strict=False)) if a != b)
