@@ -1,0 +1,60 @@
+"""A regression lane kept in the repository: 524 captures from two generators written apart from the project,
+from the specs and the samples alone, each replayed to its expected games (moves and results).
+
+`clone_*` comes from the seventy-third (a clone of a judges' corpus: people with habits of their own, events
+with and without piece names, raw DGT and raw Chessnut frames, castling-heavy and commit-trap sets);
+`memory_*` from the seventy-fourth (long games, pieces shuffled back and forth, sessions of several games,
+coarse, stalled and epoch clocks, the format's optional lines). Every capture read exactly when it was
+added; the generators' whole runs are in docs/recognizer.md."""
+
+from __future__ import annotations
+
+import io
+import tarfile
+from pathlib import Path
+
+import chess.pgn
+import pytest
+
+from eboard960.capture import read_capture
+from eboard960.replay import replay_capture
+
+ARCHIVE = Path(__file__).parent / "data" / "outside_corpus.tar.gz"
+EXPECTED = ".expected.pgn"
+
+
+def _names() -> list[str]:
+    with tarfile.open(ARCHIVE) as archive:
+        return sorted(name.removesuffix(EXPECTED) for name in archive.getnames() if name.endswith(EXPECTED))
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("outside")
+    with tarfile.open(ARCHIVE) as archive:
+        archive.extractall(folder, filter="data")
+    return folder
+
+
+def _games(games: list[chess.pgn.Game]) -> list[tuple[list[str], str]]:
+    return [([move.uci() for move in game.mainline_moves()], game.headers["Result"]) for game in games]
+
+
+def _expected(path: Path) -> list[chess.pgn.Game]:
+    text, games = io.StringIO(path.read_text(encoding="utf-8")), []
+    while (game := chess.pgn.read_game(text)) is not None:
+        games.append(game)
+    return games
+
+
+def test_the_lane_holds_both_generators() -> None:
+    names = _names()
+    assert len(names) == 524
+    assert {name.split("_")[0] for name in names} == {"clone", "memory"}
+
+
+@pytest.mark.parametrize("name", _names())
+def test_a_capture_replays_to_its_expected_games(corpus: Path, name: str) -> None:
+    capture = next(path for path in corpus.glob(f"{name}.jsonl*"))
+    replay = replay_capture(read_capture(capture))
+    assert _games(replay.games) == _games(_expected(corpus / f"{name}{EXPECTED}"))
