@@ -2493,3 +2493,19 @@ def test_a_reconnect_snapshot_naming_pieces_on_unchanged_squares_shows_the_castl
     snapshot = BoardSnapshot(occupied=board.occupied, pieces=pieces, t=5.1)
     assert moves_made(SWAP, [*dropped, snapshot, lift("a2", 6), place("a3", 7), press("white", 8)]) == [
         "O-O", "O-O", "a3"]
+
+
+def test_of_two_victims_a_capture_placed_before_its_lift_took_the_one_whose_square_filled_last() -> None:
+    """Found failing (the seventy-fifth generator, aimed at the tie-breaks): exf5 victim first, d5's pawn
+    lifted and put back while f5's was off, then the pawn's landing on f5 reported 0.15 s before e4 emptied.
+    Both captures leave that occupancy, and the one whose victim was lifted last (d5) was taken. The
+    capturer's landing, reported just before its lift, is the last square filled: the touched piece was
+    back before it. So too the other way round, and with the touch put back 0.9 s before e4 emptied."""
+    fen = "rnbqkbnr/ppp1p1pp/8/3p1p2/4P3/2N5/PPPP1PPP/R1BQKBNR w KQkq d6 0 3"
+    lands_f5 = [place("f5", 16.5), lift("e4", 16.65)]
+    assert moves_made(fen, [lift("f5", 14), lift("d5", 14.6), place("d5", 15.3), *lands_f5,
+                            press("white", 17.3)]) == ["exf5"]
+    assert moves_made(fen, [lift("f5", 14), lift("d5", 15), place("d5", 15.75), *lands_f5]) == ["exf5"]
+    lands_d5 = [place("d5", 16.5), lift("e4", 16.65)]
+    assert moves_made(fen, [lift("d5", 14), lift("f5", 14.6), place("f5", 15.3), *lands_d5,
+                            press("white", 17.3)]) == ["exd5"]

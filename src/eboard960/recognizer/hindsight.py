@@ -478,8 +478,11 @@ class Hindsight:
         replying = board.occupied_co[not board.turn] & ~occupied  # the other side's pieces lifted since
         began = min((first[square] for square in chess.scan_forward(replying) if square in first),
                     default=len(order))
-        pairs.sort(key=lambda pair: (  # above all one lifted before the reply began, and with frm empty
-            first[pair[0]] > began, not segment.left_before(*pair)
+        # above all one lifted before the reply began, and with frm empty; then the one filled last: the
+        # capturer's landing, reported before its lift, came after a touched piece was put back
+        placed_at = self._placed_at
+        pairs.sort(key=lambda pair: (
+            first[pair[0]] > began, not segment.left_before(*pair), -placed_at.get(pair[0], -math.inf)
         ))
         for to, frm in pairs:
             move = self._choose(board, legal[(to, frm)])
