@@ -196,3 +196,19 @@ def test_a_castling_without_the_right_at_the_end_is_no_slip(tmp_path: Path, caps
     assert status == 1
     assert "warning" not in captured.err
     assert "no legal move explains: empty f1, g1; fill e1, h1" in captured.err
+
+
+def test_a_game_lost_for_good_and_then_set_up_again_is_named_in_a_warning(tmp_path: Path, capsys) -> None:
+    """Found silent (the seventy-sixth generator, replay's second reading): a board lost for good while the
+    clock went on, then the pieces set up again for a new game. The capture ends on a game it follows, so the
+    second reading does not look at it, and the moves made on the lost board went missing with no word. Now a
+    warning names them; a game abandoned and set up again with no press between warns of nothing."""
+    pressed = PHANTOM.replace("Pc6", "Pc6 Bb").replace("Pb5", "Pb5 Bw")
+    set_up = "Lf6 Pg8 La4 Pf1 La6 Pa7 Lc6 Pb8 Lf3 Pg1 Le5 Pe7 Le4 Pe2 Lh5 Ld2 Pd4 Ld7 Pd5"
+    status, moves, err = replay(tmp_path, f"{pressed} {set_up}", capsys)
+    assert moves == RUY_LOPEZ[:3] and status == 0
+    assert err == (f"eboard960 replay: {tmp_path / 'game.jsonl'}: warning: line 12: the board showed a "
+                   "position no legal move explains from here, with the clock going on, until the new game "
+                   "set up at line 35; moves made on it meanwhile are not recorded\n")
+    status, moves, err = replay(tmp_path, f"{PHANTOM} {set_up}", capsys)
+    assert moves == RUY_LOPEZ[:3] and status == 0 and err == ""

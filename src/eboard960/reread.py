@@ -188,6 +188,12 @@ def _play_went_on(events: Sequence[tuple[int, SquareEvent]]) -> bool:
     after a piece was placed since, a piece moved after a press, or many pieces moved? Less is the move
     that lost it pressed as made (an illegal move), a king laid down to resign, or a move the recording cut
     off, which lost nothing."""
+    return clocked_on(events) or _pieces_moved(events) >= MIN_LOST
+
+
+def clocked_on(events: Sequence[tuple[int, SquareEvent]]) -> bool:
+    """Did the clock show play going on after the first of `events`: a press after a piece was placed
+    since, or a piece moved after a press? Pieces set up again by hand press no clock."""
     placed = pressed = False
     for _, event in events[1:]:
         if isinstance(event, ButtonPressed) and event.button in CLOCK_BUTTONS:
@@ -198,7 +204,7 @@ def _play_went_on(events: Sequence[tuple[int, SquareEvent]]) -> bool:
             if pressed:
                 return True
             placed = placed or isinstance(event, PiecePlaced)
-    return _pieces_moved(events) >= MIN_LOST
+    return False
 
 
 def _pieces_moved(events: Sequence[tuple[int, SquareEvent]]) -> int:
