@@ -474,12 +474,12 @@ class Hindsight:
         first = {square: index for index, square in reversed(list(enumerate(order)))}  # where it first shows
         targets = dict.fromkeys(to for to in reversed(order) if victims & chess.BB_SQUARES[to])  # once each
         pairs = [(to, frm) for to in targets for frm in chess.scan_forward(origins)
-                 if (to, frm) in legal]  # the victim lifted last is the likeliest,
+                 if (to, frm) in legal]  # the victim lifted last first, for the ties the sort below leaves
         replying = board.occupied_co[not board.turn] & ~occupied  # the other side's pieces lifted since
         began = min((first[square] for square in chess.scan_forward(replying) if square in first),
                     default=len(order))
-        # above all one lifted before the reply began, and with frm empty; then the one filled last: the
-        # capturer's landing, reported before its lift, came after a touched piece was put back
+        # one lifted before the reply began, and with frm empty, is the likeliest; then the one filled last:
+        # the capturer's landing, reported before its lift, came after a touched piece was put back
         placed_at = self._placed_at
         pairs.sort(key=lambda pair: (
             first[pair[0]] > began, not segment.left_before(*pair), -placed_at.get(pair[0], -math.inf)
