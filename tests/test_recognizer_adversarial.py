@@ -2509,3 +2509,18 @@ def test_of_two_victims_a_capture_placed_before_its_lift_took_the_one_whose_squa
     lands_d5 = [place("d5", 16.5), lift("e4", 16.65)]
     assert moves_made(fen, [lift("d5", 14), lift("f5", 14.6), place("f5", 15.3), *lands_d5,
                             press("white", 17.3)]) == ["exd5"]
+
+
+def test_a_touch_after_a_castling_is_forgotten_for_the_king_step_that_leaves_the_same_squares() -> None:
+    """Found failing (`tools/fuzz_recognizer.py`, seed 155892): O-O with king e1 and rook g1, the rook's
+    landing on f1 reported 0.14 s before g1 emptied, so the board first showed Kf1, then the castling.
+    White touched a2; Black lifted the queen and a2 again. The touch had been forgotten for the castling
+    (the board showed it again), not for Kf1, which leaves the same squares: a2 still counted as lifted
+    there, so Qxa2 placed first answered Kf1 only, and Kf1 was taken for the move. A touch ended proves
+    nothing for either."""
+    fen = "4k3/8/q7/8/8/3P4/P7/4K1R1 w G - 0 1"
+    castles = [lift("e1", 10), place("f1", 11.9), lift("g1", 12.04), place("g1", 13.4)]
+    touch = [lift("a2", 14.6), place("a2", 16.6)]
+    reply = [lift("a6", 17.0), lift("a2", 17.9), place("a2", 19.1), place("b7", 20.8)]
+    assert moves_made(fen, [*castles, *touch, *reply]) == ["O-O", "Qb7"]
+    assert moves_made(fen, [*castles, *reply]) == ["O-O", "Qb7"]

@@ -790,6 +790,9 @@ class Recognizer(Dumps):
         if verdict.trigger == "shows_open":
             self._segment.lifted &= ~self._segment_open.lifted  # a touch after the move proves nothing
             self._segment_open.rest()
+            for move, segment in self._alternatives:
+                if occupancy_after(self._board, move, self._shapes) == self._open_occupied:
+                    segment.rest()  # nor for an earlier move the board shows too (a king step, as castling)
             if self.mode is Mode.ILLEGAL:
                 self._fire("restore")
             return
