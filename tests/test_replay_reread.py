@@ -212,3 +212,38 @@ def test_a_game_lost_for_good_and_then_set_up_again_is_named_in_a_warning(tmp_pa
                    "set up at line 35; moves made on it meanwhile are not recorded\n")
     status, moves, err = replay(tmp_path, f"{PHANTOM} {set_up}", capsys)
     assert moves == RUY_LOPEZ[:3] and status == 0 and err == ""
+
+
+TWO_KNOCKS = ("Le2 Pe4 Bw Le7 Pe5 Bb Lg1 Pf3 Bw Ld2 Lb8 Pc6 Bb Lf1 Pc4 Bw Lg8 Pf6 Bb Ld2 Pd3 Bw Lf8 Pc5 Bb "
+              "Lb1 Pc3 Bw Ld7 Pd6 Bb Lc1 Pg5 Bw Lh7 Ph6 Bb La7 Lg5 Ph4 Bw Lg7 Pg5 Bb Lh4 Pg3 Bw La7 Pa6 Bb "
+              "Lh2 Ph3 Bw Lc8 Pe6 Bb La2 Pa3 Bw")  # d2 and a7 knocked, their places lost, each pawn moved later
+TWO_KNOCKS_GAME = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5", "b1c3", "d7d6", "c1g5",
+                   "h7h6", "g5h4", "g7g5", "h4g3", "a7a6", "h2h3", "c8e6", "a2a3"]
+
+
+def test_two_slips_far_apart_are_undone_one_after_the_other(tmp_path: Path, capsys) -> None:
+    """Found failing (the seventy-sixth generator): with two slips far apart, undoing the first follows the
+    board until the second, and no single slip undone follows it to the end. That reading is read on, and
+    the second slip is looked for where it lost the board."""
+    first = read(chess.Board(), events(TWO_KNOCKS), 60)
+    assert first.lost_at is not None and len(first.recognizer.board.move_stack) == 3
+
+    status, moves, err = replay(tmp_path, TWO_KNOCKS, capsys)
+    assert moves == TWO_KNOCKS_GAME
+    assert status == 0
+    assert err == (f"eboard960 replay: {tmp_path / 'game.jsonl'}: warning: line 16: the board was lost here "
+                   "for good; read again with the report of line 11 left out and, later, the report of line "
+                   "39 left out, which follows it to the end (16 more plies)\n")
+
+
+def test_a_slip_undone_is_kept_when_the_board_is_unexplained_only_where_play_stopped(tmp_path: Path,
+                                                                                    capsys) -> None:
+    """One knock's place lost early, and the game ending on an illegal move pressed as made: the reading with
+    the knock undone follows the board to where play stopped, keeps every move, and the board at the end is
+    named as a problem."""
+    spec = TWO_KNOCKS.replace("La7 Lg5", "Lg5") + " Lh6 Ph5 Bb Ld3 Pd5 Bw"
+    status, moves, err = replay(tmp_path, spec, capsys)
+    assert moves == [*TWO_KNOCKS_GAME, "h6h5"]
+    assert status == 1
+    assert "read again with the report of line 11 left out, which follows it to where play stopped" in err
+    assert "no legal move explains: empty d5; fill d3" in err

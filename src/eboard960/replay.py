@@ -24,7 +24,7 @@ from eboard960.events import (
 from eboard960.protocols import codec_for, codec_settings, unknown_settings
 from eboard960.protocols.dgt import Discarded
 from eboard960.recognizer import IllegalPosition, Mode, NewGame, Report
-from eboard960.reread import away_from_game, clocked_on, read, reread
+from eboard960.reread import away_from_game, clocked_on, followed, read, reread
 
 SQUARE_EVENTS = (PieceLifted, PiecePlaced, BoardSnapshot, ButtonPressed, LinkChanged)
 
@@ -142,8 +142,9 @@ def replay_capture(capture: Capture, *, takebacks: bool = True) -> Replay:
     if (second := reread(header.start, events, last_line, reading, takebacks=takebacks)) is not None:
         assert reading.lost_at is not None  # reread reads again only a reading that lost the board
         lost_line = events[reading.lost_at][0]
+        reach = "to the end" if followed(second.recognizer) else "to where play stopped"
         warnings.append(f"line {lost_line}: the board was lost here for good; read again with {second.slip}, "
-                        f"which follows it to the end ({second.plies - reading.plies} more plies)")
+                        f"which follows it {reach} ({second.plies - reading.plies} more plies)")
         reading = second
     recognizer, reports = reading.recognizer, reading.reports
     warnings += _set_up_while_lost(reports, events)

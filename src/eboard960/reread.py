@@ -6,7 +6,10 @@ went on: the board never again shows a position the recognizer can follow,
 and every move after the slip is lost. Replay then reads the capture again
 with one slip undone at a time (two reports close together taken the other
 way round, or one report left out), nearest the loss first, and keeps the
-first reading that follows the board to the end and recovers moves.
+first reading that follows the board to the end and recovers moves. A long
+game may hold a second slip far after the first: if no single undo follows
+the board to the end, the one that follows it furthest is read on, and the
+next slip is looked for where that reading lost the board.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ GIVE_UP = 40  # a trial reading is dropped once it finds this many events unexpl
 GIVE_UP_PRESSES = 4  # or this many clock presses on it (each searches three moves deep for the board)
 MIN_LOST = 8  # piece reports after the loss that show play went on, if no clock press confirmed a move
 HELD_PLACES = 8  # the latest places whose lines are kept: one held back is skipped within an event or two
+MAX_SLIPS = 3  # slips undone one after another in one capture
+FOLLOWED_ON = 4  # plies a reading must make past its slip before it is read on to a later slip
 
 PIECE_EVENTS = (PieceLifted, PiecePlaced)
 SLIPS = (PieceLifted, PiecePlaced, ButtonPressed)  # reports a second reading may leave out
@@ -43,7 +48,7 @@ class Reading:
 
     @property
     def plies(self) -> int:
-        return sum(len(game.end().board().move_stack) for game in self.recognizer.games())
+        return _plies(self.recognizer)
 
 
 class _GaveUp(Exception):
@@ -115,8 +120,25 @@ def read(start: chess.Board, events: Sequence[tuple[int, SquareEvent]], end_line
 
 def reread(start: chess.Board, events: Sequence[tuple[int, SquareEvent]], end_line: int, first: Reading, *,
            takebacks: bool = True) -> Reading | None:
-    """A reading with one slip undone that explains the capture to its end and has more moves than
-    `first`, or None when `first` lost nothing or no such slip is found."""
+    """A reading with up to `MAX_SLIPS` slips undone that has more moves than `first` and explains the capture
+    to its end, or to where play stopped; None when `first` lost nothing or no such slips are found."""
+    reading, slips = first, []
+    for _ in range(MAX_SLIPS):
+        if (found := _undo_slip(start, events, end_line, reading, takebacks)) is None:
+            return None
+        events, reading, slip = found
+        slips.append(slip)
+        if followed(reading.recognizer) or reading.lost_at is None:  # nothing more lost
+            reading.slip = " and, later, ".join(slips)
+            return reading
+    return None
+
+
+def _undo_slip(start: chess.Board, events: Sequence[tuple[int, SquareEvent]], end_line: int, first: Reading,
+               takebacks: bool) -> tuple[Sequence[tuple[int, SquareEvent]], Reading, str] | None:
+    """The events with one slip undone before `first` lost the board, their reading and the slip: the first,
+    nearest the loss, whose reading follows the board to the end, else the one that follows it furthest
+    past the loss before losing it again; None if none recovers moves."""
     if first.lost_at is None:
         return None
     lowest = max(first.lost_at - LOOK_BACK, 0)
@@ -127,6 +149,7 @@ def reread(start: chess.Board, events: Sequence[tuple[int, SquareEvent]], end_li
         reader.feed(index, line, event)
     plies, made = first.plies, _moves(first)
     little_after = _pieces_moved(events[first.lost_at:]) < MIN_LOST  # play went on, but only just
+    furthest, further = None, plies + FOLLOWED_ON  # a trial lost again: (index, events, slip), plies to beat
     for index in range(first.lost_at, lowest - 1, -1):
         for trial, slip in _trials(events, index):
             reader = _copy(at_slip[index])
@@ -134,6 +157,8 @@ def reread(start: chess.Board, events: Sequence[tuple[int, SquareEvent]], end_li
                 for later in range(index, len(trial)):
                     reader.feed(later, *trial[later], trial=True)
             except _GaveUp:
+                if (reached := _plies(reader.recognizer)) >= further:
+                    furthest, further = (index, trial, slip), reached + 1
                 continue
             reading = reader.finish(trial, end_line)
             if (not takebacks or little_after) and _moves(reading)[:plies] != made:
@@ -141,10 +166,22 @@ def reread(start: chess.Board, events: Sequence[tuple[int, SquareEvent]], end_li
                 # loss, the few moves found after it are no reason to rewrite the game before it (an
                 # illegal move at the end would be explained away by leaving out a move made before it)
                 continue
-            if _followed(reading.recognizer) and reading.plies > plies:
-                reading.slip = slip
-                return reading
-    return None
+            if followed(reading.recognizer) and reading.plies > plies:
+                return trial, reading, slip
+            if reading.plies >= further:  # lost again, or unexplained only where play stopped
+                furthest, further = (index, trial, slip), reading.plies + 1
+    if furthest is None or not takebacks or little_after:
+        return None
+    index, trial, slip = furthest
+    reader = _copy(at_slip[index])
+    for later in range(index, len(trial)):
+        reader.feed(later, *trial[later])
+    reading = reader.finish(trial, end_line)
+    return (trial, reading, slip) if reading.lost_at is None or reading.lost_at > first.lost_at else None
+
+
+def _plies(recognizer: Recognizer) -> int:
+    return sum(len(game.end().board().move_stack) for game in recognizer.games())
 
 
 def _moves(reading: Reading) -> list[chess.Move]:
@@ -220,7 +257,7 @@ def away_from_game(recognizer: Recognizer) -> IllegalPosition | None:
     return IllegalPosition(to_empty=to_empty, to_fill=to_fill)
 
 
-def _followed(recognizer: Recognizer) -> bool:
+def followed(recognizer: Recognizer) -> bool:
     """Did the recognizer follow the board to the end of the capture?"""
     return recognizer.mode is Mode.GAME_OVER or (
         recognizer.mode is not Mode.ILLEGAL and away_from_game(recognizer) is None)
