@@ -198,25 +198,42 @@ def test_a_castling_without_the_right_at_the_end_is_no_slip(tmp_path: Path, caps
     assert "no legal move explains: empty f1, g1; fill e1, h1" in captured.err
 
 
-def test_a_game_lost_for_good_and_then_set_up_again_is_named_in_a_warning(tmp_path: Path, capsys) -> None:
-    """Found silent (the seventy-sixth generator, replay's second reading): a board lost for good while the
-    clock went on, then the pieces set up again for a new game. The capture ends on a game it follows, so the
-    second reading does not look at it, and the moves made on the lost board went missing with no word. Now a
-    warning names them; a game abandoned and set up again with no press between warns of nothing."""
+SET_UP = "Lf6 Pg8 La4 Pf1 La6 Pa7 Lc6 Pb8 Lf3 Pg1 Le5 Pe7 Le4 Pe2 Lh5 Ld2 Pd4 Ld7 Pd5"  # after PHANTOM
+
+
+def test_a_game_lost_while_the_clock_went_on_and_then_set_up_again_is_read_again(tmp_path: Path,
+                                                                                  capsys) -> None:
+    """Found silent (the seventy-sixth generator, replay's second reading): a board lost while the clock went
+    on, then the pieces set up again for a new game. The capture ends on a game it follows, and the moves
+    made on the lost board went missing with no word. That board is lost as much as one lost to the end:
+    it is read again with the slip undone (Nf6, not pressed, is put back as the set-up begins)."""
     pressed = PHANTOM.replace("Pc6", "Pc6 Bb").replace("Pb5", "Pb5 Bw")
-    set_up = "Lf6 Pg8 La4 Pf1 La6 Pa7 Lc6 Pb8 Lf3 Pg1 Le5 Pe7 Le4 Pe2 Lh5 Ld2 Pd4 Ld7 Pd5"
-    status, moves, err = replay(tmp_path, f"{pressed} {set_up}", capsys)
-    assert moves == RUY_LOPEZ[:3] and status == 0
-    assert err == (f"eboard960 replay: {tmp_path / 'game.jsonl'}: warning: line 12: the board showed a "
+    status, moves, err = replay(tmp_path, f"{pressed} {SET_UP}", capsys)
+    assert moves == RUY_LOPEZ[:7] and status == 0
+    assert err == (f"eboard960 replay: {tmp_path / 'game.jsonl'}: warning: line 9: the board was lost here "
+                   "for good; read again with the report of line 8 left out, which follows it to the end "
+                   "(4 more plies)\n")
+
+
+def test_a_game_lost_for_good_and_then_set_up_again_is_named_in_a_warning(tmp_path: Path, capsys) -> None:
+    """An illegal move played on (Bc1-g5 through the d2 pawn), which no slip undone explains, then the pieces
+    set up again: a warning names the moves that are not recorded. A game abandoned and set up again with no
+    press between warns of nothing."""
+    illegal = "Le2 Pe4 Bw Le7 Pe5 Bb Lg1 Pf3 Bw Lb8 Pc6 Bb Lc1 Pg5 Bw Lg8 Pf6 Bb Lf1 Pc4 Bw"
+    set_up = "Le4 Pe2 Lc4 Pf1 Lg5 Pc1 Lf6 Pg8 Lc6 Pb8 Lf3 Pg1 Le5 Pe7 Ld2 Pd4 Ld7 Pd5"
+    status, moves, err = replay(tmp_path, f"{illegal} {set_up}", capsys)
+    assert moves == ["e2e4", "e7e5", "g1f3", "b8c6"] and status == 0
+    assert err == (f"eboard960 replay: {tmp_path / 'game.jsonl'}: warning: line 15: the board showed a "
                    "position no legal move explains from here, with the clock going on, until the new game "
-                   "set up at line 35; moves made on it meanwhile are not recorded\n")
-    status, moves, err = replay(tmp_path, f"{PHANTOM} {set_up}", capsys)
+                   "set up at line 36; moves made on it meanwhile are not recorded\n")
+    status, moves, err = replay(tmp_path, f"{PHANTOM} {SET_UP}", capsys)
     assert moves == RUY_LOPEZ[:3] and status == 0 and err == ""
 
 
+# d2 and a7 knocked, their places lost, each pawn moved later
 TWO_KNOCKS = ("Le2 Pe4 Bw Le7 Pe5 Bb Lg1 Pf3 Bw Ld2 Lb8 Pc6 Bb Lf1 Pc4 Bw Lg8 Pf6 Bb Ld2 Pd3 Bw Lf8 Pc5 Bb "
               "Lb1 Pc3 Bw Ld7 Pd6 Bb Lc1 Pg5 Bw Lh7 Ph6 Bb La7 Lg5 Ph4 Bw Lg7 Pg5 Bb Lh4 Pg3 Bw La7 Pa6 Bb "
-              "Lh2 Ph3 Bw Lc8 Pe6 Bb La2 Pa3 Bw")  # d2 and a7 knocked, their places lost, each pawn moved later
+              "Lh2 Ph3 Bw Lc8 Pe6 Bb La2 Pa3 Bw")
 TWO_KNOCKS_GAME = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5", "b1c3", "d7d6", "c1g5",
                    "h7h6", "g5h4", "g7g5", "h4g3", "a7a6", "h2h3", "c8e6", "a2a3"]
 

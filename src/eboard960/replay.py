@@ -110,7 +110,7 @@ def _known_settings(board: str, settings: dict[str, object], problems: list[str]
 
 def _set_up_while_lost(reports: list[tuple[int, Report]], events: list[tuple[int, SquareEvent]]) -> list[str]:
     """Games whose board no legal move explained while the clock went on, until the pieces were set up for a
-    new game: the second reading looks only at a capture that ends lost, and those moves are not recorded."""
+    new game, and no second reading explained: the moves made on it are not recorded."""
     out, lost_at = [], None
     for line, report in reports:
         if isinstance(report, IllegalPosition):

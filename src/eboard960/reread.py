@@ -2,14 +2,15 @@
 
 A board can report two changes in an order no hand made them, or a change no
 piece made. Live, the player is told which squares to fix. In a capture, play
-went on: the board never again shows a position the recognizer can follow,
-and every move after the slip is lost. Replay then reads the capture again
-with one slip undone at a time (two reports close together taken the other
-way round, or one report left out), nearest the loss first, and keeps the
-first reading that follows the board to the end and recovers moves. A long
-game may hold a second slip far after the first: if no single undo follows
-the board to the end, the one that follows it furthest is read on, and the
-next slip is looked for where that reading lost the board.
+went on: the board never again shows a position the recognizer can follow
+(or not until the pieces are set up for a new game), and every move after
+the slip is lost. Replay then reads the capture again with one slip undone
+at a time (two reports close together taken the other way round, or one
+report left out), nearest the loss first, and keeps the first reading that
+follows the board to the end and recovers moves. A long game may hold a
+second slip far after the first: if no single undo follows the board to the
+end, the one that follows it furthest is read on, and the next slip is
+looked for where that reading lost the board.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from dataclasses import dataclass, replace
 import chess
 
 from eboard960.events import CLOCK_BUTTONS, ButtonPressed, PieceLifted, PiecePlaced, SquareEvent
-from eboard960.recognizer import IllegalPosition, Mode, MoveRecognized, Recognizer, Report
+from eboard960.recognizer import IllegalPosition, Mode, MoveRecognized, NewGame, Recognizer, Report
 
 SWAP_SECONDS = 0.6  # two piece reports this close together may have come the other way round
 LOOK_BACK = 80  # events before the loss where the slip is looked for
@@ -70,6 +71,7 @@ class _Reader:
         self.after_move = 0  # the index of the event after the last that made or committed a move
         self.shown: chess.Move | None = None
         self.unexplained = 0  # events a trial found unexplained, after its slip
+        self.set_up_lost: list[tuple[int, int]] = []  # (from, to): unexplained until a new game was set up
         self.pressed_unexplained = 0  # clock presses among them
 
     def feed(self, index: int, line: int, event: SquareEvent, trial: bool = False) -> None:
@@ -84,12 +86,14 @@ class _Reader:
             lines[event.t, event.square] = line
             if len(lines) > HELD_PLACES:  # kept small: a second reading copies the reader at every slip
                 del lines[next(iter(lines))]
-        skipped = len(recognizer.skipped_places)
+        skipped, unexplained = len(recognizer.skipped_places), recognizer.mode is Mode.ILLEGAL
         new = recognizer.feed(event)
         for place in recognizer.skipped_places[skipped:]:  # this event's, or one held for the event after it
             self.skipped.append((self.place_lines.get((place.t, place.square), line), place.square))
         if new:
             self.reports += [(line, report) for report in new]
+            if unexplained and any(isinstance(report, NewGame) for report in new):
+                self.set_up_lost.append((self.since, index))
             if any(isinstance(report, MoveRecognized) for report in new):
                 self.after_move = index + 1
         if recognizer.open_move is not self.shown:
@@ -106,6 +110,8 @@ class _Reader:
         self.reports += [(end_line, report) for report in recognizer.finish()]
         lost = _lost_from(recognizer, self.since, self.after_move)
         lost = lost if lost is not None and _play_went_on(events[lost:]) else None
+        if lost is None:  # or lost while the clock went on, until the pieces were set up for a new game
+            lost = next((begun for begun, ended in self.set_up_lost if clocked_on(events[begun:ended])), None)
         return Reading(recognizer, self.reports, lost, self.skipped)
 
 
