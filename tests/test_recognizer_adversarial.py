@@ -2524,3 +2524,19 @@ def test_a_touch_after_a_castling_is_forgotten_for_the_king_step_that_leaves_the
     reply = [lift("a6", 17.0), lift("a2", 17.9), place("a2", 19.1), place("b7", 20.8)]
     assert moves_made(fen, [*castles, *touch, *reply]) == ["O-O", "Qb7"]
     assert moves_made(fen, [*castles, *reply]) == ["O-O", "Qb7"]
+
+
+def test_a_clock_pressed_with_the_piece_in_hand_after_a_touch_waits_for_where_it_lands() -> None:
+    """Found failing (the seventy-eighth generator, beginners): after 1.e4 d5, White touches d5's pawn and
+    puts it back, lifts the e-pawn and presses the clock with it still in hand, then sets it on e5. At the
+    press the board shows exd5 placed before its lift as well, and the capture was made: 2.exd5 from a pawn
+    that went to e5. The press now waits for the next event, as it did when the touch was a bounce: the
+    piece landing where it can go says the press came early; the other side's lift makes the capture."""
+    fen = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2"
+    touch_then_lift = [lift("d5", 7), place("d5", 8), lift("e4", 9), press("white", 10)]
+    assert moves_made(fen, [*touch_then_lift, place("e5", 11)]) == ["e5"]
+    reply = [lift("g8", 13), place("f6", 14)]
+    assert moves_made(fen, [*touch_then_lift, place("e5", 11), *reply]) == ["e5", "Nf6"]
+    captures = [lift("d5", 7), place("d5", 8), lift("e4", 8.2), press("white", 9)]  # placed before its lift
+    assert moves_made(fen, [*captures, lift("g8", 11), place("f6", 12)]) == ["exd5", "Nf6"]
+    assert moves_made(fen, captures) == ["exd5"]

@@ -323,25 +323,18 @@ class Recognizer(Dumps):
     def _commit_pending(self, *, pressed: bool = False) -> None:
         """The mover's clock (`pressed`) or the end of input: the open move (or a latent capture, or at the
         end a capture lifted again, `_capture_lifted_again`) is final.
-        A latent capture that landed as quick as a bounce before its piece left waits for the next event at
-        a press: the touched victim, the piece still in hand and the clock pressed early look the same."""
+        A latent capture waits for the next event at a press: its victim touched and put back, its piece
+        still in hand and the clock pressed early look the same."""
         if self._open is not None:
             self._make_open_final(self._occupied, reply_follows=False)
         elif self.mode in (Mode.PLAYING, Mode.ILLEGAL) and (
             (latent := self._latent_capture(self._occupied, with_reply=False))
             or (not pressed and (latent := self._capture_lifted_again()))
         ):
-            if pressed and self._landed_in_a_bounce(latent):
+            if pressed:
                 self._held_capture = latent  # unless the piece lands next (`_decide_held_capture`)
             else:
                 self._commit_latent(latent, reply_follows=False)
-
-    def _landed_in_a_bounce(self, capture: chess.Move) -> bool:
-        """Was the victim's square of a latent `capture` filled within a bounce of its lift, before the
-        capturer's square emptied?"""
-        lifted, placed = self._lifted_at.get(capture.to_square), self._placed_at.get(capture.to_square)
-        return knocked(lifted, placed) and placed is not None and (
-            placed < self._lifted_at.get(capture.from_square, -math.inf))
 
     def games(self, headers: dict[str, str] | None = None) -> list[chess.pgn.Game]:
         """Every game seen so far as PGN, the current one last."""
@@ -693,7 +686,7 @@ class Recognizer(Dumps):
 
     def _decide_held_capture(self, event: SquareEvent | None) -> None:
         """The event after a clock press held with a capture the board shows, which its piece still in hand
-        shows as well (`_landed_in_a_bounce`, `_recaptured_unseen`): that piece landing where it can go says
+        shows as well (`_commit_pending`, `_recaptured_unseen`): that piece landing where it can go says
         the press came early; any other move of a hand, or the end of input, makes the capture."""
         if type(event) in (BoardSnapshot, LinkChanged) or (
                 type(event) is ButtonPressed and event.button not in CLOCK_BUTTONS):
