@@ -1,11 +1,15 @@
-"""A regression lane kept in the repository: 524 captures from two generators written apart from the project,
-from the specs and the samples alone, each replayed to its expected games (moves and results).
+"""A regression lane kept in the repository: 903 captures from five generators written apart from the project,
+each replayed to its expected games (moves and results).
 
 `clone_*` comes from the seventy-third (a clone of a judges' corpus: people with habits of their own, events
 with and without piece names, raw DGT and raw Chessnut frames, castling-heavy and commit-trap sets);
 `memory_*` from the seventy-fourth (long games, pieces shuffled back and forth, sessions of several games,
-coarse, stalled and epoch clocks, the format's optional lines). Every capture read exactly when it was
-added; the generators' whole runs are in docs/recognizer.md."""
+coarse, stalled and epoch clocks, the format's optional lines); `reread_*` from the seventy-sixth (sensor
+slips that lose the board: two far apart in one game, or one in a game set up again afterwards, read right
+only by replay's second reading); `reports_*` from the seventy-seventh (the habits behind other e-board
+programs' bug reports); `beginner_*` from the seventy-eighth (touches, wrong squares, illegal tries, early
+clocks, long hovers). Every capture read exactly when it was added; the generators' whole runs are in
+docs/recognizer.md."""
 
 from __future__ import annotations
 
@@ -37,7 +41,17 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _games(games: list[chess.pgn.Game]) -> list[tuple[list[str], str]]:
-    return [([move.uci() for move in game.mainline_moves()], game.headers["Result"]) for game in games]
+    """Each game's moves in SAN (an expected game of the standard start may be written without the Chess960
+    variant, its castlings then king-two-squares in UCI) and its result."""
+    return [(_sans(game), game.headers["Result"]) for game in games]
+
+
+def _sans(game: chess.pgn.Game) -> list[str]:
+    board, sans = game.board(), []
+    for move in game.mainline_moves():
+        sans.append(board.san(move))
+        board.push(move)
+    return sans
 
 
 def _expected(path: Path) -> list[chess.pgn.Game]:
@@ -47,10 +61,10 @@ def _expected(path: Path) -> list[chess.pgn.Game]:
     return games
 
 
-def test_the_lane_holds_both_generators() -> None:
+def test_the_lane_holds_every_generator() -> None:
     names = _names()
-    assert len(names) == 524
-    assert {name.split("_")[0] for name in names} == {"clone", "memory"}
+    assert len(names) == 903
+    assert {name.split("_")[0] for name in names} == {"beginner", "clone", "memory", "reports", "reread"}
 
 
 @pytest.mark.parametrize("name", _names())
