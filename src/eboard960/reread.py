@@ -71,8 +71,8 @@ class _Reader:
         self.after_move = 0  # the index of the event after the last that made or committed a move
         self.shown: chess.Move | None = None
         self.unexplained = 0  # events a trial found unexplained, after its slip
-        self.set_up_lost: list[tuple[int, int]] = []  # (from, to): unexplained until a new game was set up
         self.pressed_unexplained = 0  # clock presses among them
+        self.set_up_lost: list[tuple[int, int]] = []  # (from, to): unexplained until a new game was set up
 
     def feed(self, index: int, line: int, event: SquareEvent, trial: bool = False) -> None:
         """Feed one event; in a `trial` (a second reading, after its slip) raise `_GaveUp` once it is lost."""
@@ -183,7 +183,8 @@ def _undo_slip(start: chess.Board, events: Sequence[tuple[int, SquareEvent]], en
     for later in range(index, len(trial)):
         reader.feed(later, *trial[later])
     reading = reader.finish(trial, end_line)
-    return (trial, reading, slip) if reading.lost_at is None or reading.lost_at > first.lost_at else None
+    further_on = reading.lost_at is None or reading.lost_at > first.lost_at
+    return (trial, reading, slip) if further_on and reading.plies >= plies + FOLLOWED_ON else None
 
 
 def _plies(recognizer: Recognizer) -> int:
