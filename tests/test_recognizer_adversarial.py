@@ -2540,3 +2540,17 @@ def test_a_clock_pressed_with_the_piece_in_hand_after_a_touch_waits_for_where_it
     captures = [lift("d5", 7), place("d5", 8), lift("e4", 8.2), press("white", 9)]  # placed before its lift
     assert moves_made(fen, [*captures, lift("g8", 11), place("f6", 12)]) == ["exd5", "Nf6"]
     assert moves_made(fen, captures) == ["exd5"]
+
+
+def test_a_press_with_the_piece_in_hand_long_after_a_touch_makes_no_capture_of_the_touched_piece() -> None:
+    """Found failing (the seventy-ninth generator, the clock at every moment): after 1.e4 d5 2.a3 f5, White
+    touches f5's pawn, lifts the e-pawn 4 s later, presses the clock with it in hand, then takes d5 own
+    piece first. At the press the board showed exf5 placed before its lift, held until the next event, and
+    the lift of d5 made it: 3.exf5. A landing that long before the capturer left is no capture's (a place
+    comes at most `CAPTURE_PLACED_FIRST_SECONDS` before its lift): f5 was touched, the pawn is in hand."""
+    fen = "rnbqkbnr/ppp1p1pp/8/3p1p2/4P3/P7/1PPP1PPP/RNBQKBNR w KQkq f6 0 3"
+    pressed_in_hand = [lift("f5", 13.5), place("f5", 14), lift("e4", 18), press("white", 18.6)]
+    assert moves_made(fen, [*pressed_in_hand, lift("d5", 19.2), place("d5", 19.8)]) == ["exd5"]
+    assert moves_made(fen, [*pressed_in_hand, place("e5", 19.8)]) == ["e5"]
+    placed_first = [lift("f5", 13.5), place("f5", 14), lift("e4", 14.2), press("white", 15)]
+    assert moves_made(fen, [*placed_first, lift("g8", 16), place("f6", 17)]) == ["exf5", "Nf6"]

@@ -324,17 +324,18 @@ class Recognizer(Dumps):
         """The mover's clock (`pressed`) or the end of input: the open move (or a latent capture, or at the
         end a capture lifted again, `_capture_lifted_again`) is final.
         A latent capture waits for the next event at a press: its victim touched and put back, its piece
-        still in hand and the clock pressed early look the same."""
+        still in hand and the clock pressed early look the same. One whose piece left longer after its
+        victim's square filled than a place is reported before its lift is none: the victim was touched."""
         if self._open is not None:
             self._make_open_final(self._occupied, reply_follows=False)
         elif self.mode in (Mode.PLAYING, Mode.ILLEGAL) and (
             (latent := self._latent_capture(self._occupied, with_reply=False))
             or (not pressed and (latent := self._capture_lifted_again()))
         ):
-            if pressed:
-                self._held_capture = latent  # unless the piece lands next (`_decide_held_capture`)
-            else:
+            if not pressed:
                 self._commit_latent(latent, reply_follows=False)
+            elif not self._left_late(latent):
+                self._held_capture = latent  # unless the piece lands next (`_decide_held_capture`)
 
     def games(self, headers: dict[str, str] | None = None) -> list[chess.pgn.Game]:
         """Every game seen so far as PGN, the current one last."""
