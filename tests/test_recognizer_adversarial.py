@@ -2543,7 +2543,7 @@ def test_a_clock_pressed_with_the_piece_in_hand_after_a_touch_waits_for_where_it
 
 
 def test_a_press_with_the_piece_in_hand_long_after_a_touch_makes_no_capture_of_the_touched_piece() -> None:
-    """Found failing (the seventy-ninth generator, the clock at every moment): after 1.e4 d5 2.a3 f5, White
+    """Found failing (the eightieth generator, the clock at every moment): after 1.e4 d5 2.a3 f5, White
     touches f5's pawn, lifts the e-pawn 4 s later, presses the clock with it in hand, then takes d5 own
     piece first. At the press the board showed exf5 placed before its lift, held until the next event, and
     the lift of d5 made it: 3.exf5. A landing that long before the capturer left is no capture's (a place
