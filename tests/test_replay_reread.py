@@ -264,3 +264,34 @@ def test_a_slip_undone_is_kept_when_the_board_is_unexplained_only_where_play_sto
     assert status == 1
     assert "read again with the report of line 11 left out, which follows it to where play stopped" in err
     assert "no legal move explains: empty d5; fill d3" in err
+
+
+def test_an_illegal_move_pressed_and_played_on_is_not_read_again_as_a_capture(tmp_path: Path, capsys) -> None:
+    """Found inventing moves (the seventy-ninth generator, false alarms of the second reading): 2.e4-e3
+    pressed, then Black touched the king. A second reading left out the pawn's landing as if no piece had
+    made it; the pawn, in hand for good, read as capturing d5 unseen: 2.exd5. A place right after a lift
+    from another square is a hand's move, not a slip, and is never left out: the illegal move stands."""
+    status, moves, err = replay(tmp_path, "Le2 Pe4 Bw Ld7 Pd5 Bb Le4 Pe3 Bw Le8 Pe8", capsys)
+    assert moves == ["e2e4", "d7d5"]
+    assert status == 1 and "warning" not in err and "no legal move explains: empty e3; fill e4" in err
+
+
+def test_a_set_up_short_of_a_piece_is_not_completed_by_a_second_reading(tmp_path: Path, capsys) -> None:
+    """Found inventing a game (the seventy-ninth generator): pieces set up again with b2's pawn taken off,
+    1.d4 d5 played on that board with the clock, then the pawn put back with the others. A second reading
+    left out the pawn's lift, so the board reached the start at once and d4 d5 became a game; the pawn put
+    back then landed on a full square. A reading whose later places land on full squares left out a real
+    report: it is not kept, and the set-up played on is named instead."""
+    spec = ("Le2 Pe4 Bw Le7 Pe5 Bb Le4 Le5 Lb2 Pe2 Pe7 Ld2 Pd4 Bw Ld7 Pd5 Bb Ld4 Ld5 Pd2 Pd7 Pb2 "
+            "Lg1 Pf3 Bw Lg8 Pf6 Bb")
+    path = tmp_path / "game.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in [
+        {"capture": 1, "board": "events", "start": 518}, *records(spec)]))
+    status = main(["replay", str(path)])
+    captured = capsys.readouterr()
+    pgn = io.StringIO(captured.out)
+    games = []
+    while (game := chess.pgn.read_game(pgn)) is not None:
+        games.append([move.uci() for move in game.mainline_moves()])
+    assert games == [["e2e4", "e7e5"], ["g1f3", "g8f6"]]
+    assert status == 0 and "read again" not in captured.err

@@ -154,6 +154,9 @@ def _undo_slip(start: chess.Board, events: Sequence[tuple[int, SquareEvent]], en
             at_slip[index] = _copy(reader)
         reader.feed(index, line, event)
     plies, made = first.plies, _moves(first)
+    # lost until a new game was set up: a reading that has a later place land on a full square left out a real
+    # report (the lift of a piece taken off the board as the pieces were set up); anything goes otherwise
+    skipped = set(first.skipped) if followed(first.recognizer) else None
     little_after = _pieces_moved(events[first.lost_at:]) < MIN_LOST  # play went on, but only just
     furthest, further = None, plies + FOLLOWED_ON  # a trial lost again: (index, events, slip), plies to beat
     for index in range(first.lost_at, lowest - 1, -1):
@@ -163,10 +166,12 @@ def _undo_slip(start: chess.Board, events: Sequence[tuple[int, SquareEvent]], en
                 for later in range(index, len(trial)):
                     reader.feed(later, *trial[later], trial=True)
             except _GaveUp:
-                if (reached := _plies(reader.recognizer)) >= further:
+                if (reached := _plies(reader.recognizer)) >= further and _kept(reader.skipped, skipped):
                     furthest, further = (index, trial, slip), reached + 1
                 continue
             reading = reader.finish(trial, end_line)
+            if not _kept(reading.skipped, skipped):
+                continue
             if (not takebacks or little_after) and _moves(reading)[:plies] != made:
                 # with takebacks off, no move once made may be undone unseen; with little play after the
                 # loss, the few moves found after it are no reason to rewrite the game before it (an
@@ -184,7 +189,13 @@ def _undo_slip(start: chess.Board, events: Sequence[tuple[int, SquareEvent]], en
         reader.feed(later, *trial[later])
     reading = reader.finish(trial, end_line)
     further_on = reading.lost_at is None or reading.lost_at > first.lost_at
-    return (trial, reading, slip) if further_on and reading.plies >= plies + FOLLOWED_ON else None
+    kept = further_on and reading.plies >= plies + FOLLOWED_ON and _kept(reading.skipped, skipped)
+    return (trial, reading, slip) if kept else None
+
+
+def _kept(skipped: list[tuple[int, chess.Square]], allowed: set[tuple[int, chess.Square]] | None) -> bool:
+    """Are the places a reading skipped (on full squares) among those `allowed`, if any are set?"""
+    return allowed is None or set(skipped) <= allowed
 
 
 def _plies(recognizer: Recognizer) -> int:
@@ -213,8 +224,19 @@ def _trials(events: Sequence[tuple[int, SquareEvent]],
             swapped = [(next_line, replace(following, t=event.t)), (line, replace(event, t=following.t))]
             yield ([*events[:index], *swapped, *events[index + 2:]],
                    f"the two reports of {lines} taken the other way round")
-    if isinstance(event, SLIPS):
+    if isinstance(event, SLIPS) and not _lands_lifted(events, index):
         yield [*events[:index], *events[index + 1:]], f"the report of line {line} left out"
+
+
+def _lands_lifted(events: Sequence[tuple[int, SquareEvent]], index: int) -> bool:
+    """Is the report at `index` a place right after a lift from another square: a hand's move (an illegal
+    one, say), which no sensor slip made? Left out, its piece would stay in hand and read as anything."""
+    event = events[index][1]
+    if not isinstance(event, PiecePlaced):
+        return False
+    pieces = (earlier for _, earlier in reversed(events[:index]) if isinstance(earlier, PIECE_EVENTS))
+    before = next(pieces, None)
+    return isinstance(before, PieceLifted) and before.square != event.square
 
 
 def _lost_from(recognizer: Recognizer, unexplained_since: int, after_move: int) -> int | None:
