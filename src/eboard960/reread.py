@@ -234,8 +234,8 @@ def _lands_lifted(events: Sequence[tuple[int, SquareEvent]], index: int) -> bool
     event = events[index][1]
     if not isinstance(event, PiecePlaced):
         return False
-    pieces = (earlier for _, earlier in reversed(events[:index]) if isinstance(earlier, PIECE_EVENTS))
-    before = next(pieces, None)
+    pieces = (events[at][1] for at in range(index - 1, -1, -1) if isinstance(events[at][1], PIECE_EVENTS))
+    before = next(pieces, None)  # the piece report before it, found without copying the events before it
     return isinstance(before, PieceLifted) and before.square != event.square
 
 
