@@ -2554,3 +2554,21 @@ def test_a_press_with_the_piece_in_hand_long_after_a_touch_makes_no_capture_of_t
     assert moves_made(fen, [*pressed_in_hand, place("e5", 19.8)]) == ["e5"]
     placed_first = [lift("f5", 13.5), place("f5", 14), lift("e4", 14.2), press("white", 15)]
     assert moves_made(fen, [*placed_first, lift("g8", 16), place("f6", 17)]) == ["exf5", "Nf6"]
+
+
+def test_a_reply_slid_over_the_square_a_change_of_mind_was_read_on_ends_as_that_square_empties() -> None:
+    """Found failing (`tools/fuzz_recognizer.py`, seed 417690): Black takes the knight on f5 victim first
+    with the bishop (check), then White slides the rook g1-g4 to block, g2's place reported before g1's lift
+    and g2's lift after g4's place. At g2's place the board showed the bishop gone to g2 instead, the knight
+    only touched; g1's lift made Bg2+ final, and the rook's landing on g4, blocked, left the board misplaced.
+    Play went on past the next press, so no catching up found the game again. As g2 empties the board shows
+    Bxf5+ and Rg4: that line is made, Bg2+ taken back. The same slide reported in order reads the same."""
+    fen = "k7/8/8/5N2/4b3/7K/8/6R1 b - - 0 1"
+    capture = [lift("f5", 4.1), lift("e4", 8.8), place("f5", 9.4)]
+    play_on = [lift("a8", 14), place("b8", 15), lift("h3", 17), place("h2", 18), press("white", 18.5),
+               lift("b8", 20), place("c8", 21)]
+    game = ["Bxf5+", "Rg4", "Kb8", "Kh2", "Kc8"]
+    slid = [place("g2", 11.3), lift("g1", 11.5), place("g4", 12.7), lift("g2", 12.9)]
+    assert moves_made(fen, [*capture, *slid, *play_on]) == game
+    in_order = [lift("g1", 11.0), place("g2", 11.3), place("g4", 12.7), lift("g2", 12.9)]
+    assert moves_made(fen, [*capture, *in_order, *play_on]) == game

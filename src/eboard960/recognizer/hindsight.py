@@ -722,11 +722,15 @@ class Hindsight:
         passant, say), and that reply was just taken back: the board shows the open move the last move
         replaced. Or the other side's piece in hand, the open move's, slid over the square the change of
         mind was read on: the board shows the replaced move and that piece's move after it, landing where
-        a piece was just placed. The last move (and the open one) is taken back and that line made."""
+        a piece was just placed, or lifted after the change of mind landed and ending as that square
+        empties now (the slide's first square reported before its lift). The last move (and the open one)
+        is taken back and that line made."""
         redo = self._before_last()
         if redo is None:
             return False
-        before, reply = redo[0], self._open
+        (before, last), reply = redo, self._open
+        landed = self._placed_at.get(last.to_square, math.inf)
+        slid_off = self._left_at.get(last.to_square) == self._t
         for move in self._replaced:
             if not before.is_legal(move):
                 continue
@@ -734,6 +738,10 @@ class Hindsight:
             if reply is None:
                 shown = reads_as(after, self._occupied, self._pieces)
                 line = [move] if shown else None
+                if line is None and slid_off:
+                    rest = successors(after, self._occupied, self._pieces, depth=1, keep=lambda rest: (
+                        self._lifted_at.get(rest[0].from_square, -math.inf) > landed))
+                    line = None if rest is None else [move, *rest]
             else:
                 rest = successors(after, self._occupied, self._pieces, depth=1, keep=lambda rest: (
                     rest[0].from_square == reply.from_square
