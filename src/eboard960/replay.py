@@ -23,8 +23,8 @@ from eboard960.events import (
 )
 from eboard960.protocols import codec_for, codec_settings, unknown_settings
 from eboard960.protocols.dgt import Discarded
-from eboard960.recognizer import IllegalPosition, Mode, NewGame, Report
-from eboard960.reread import away_from_game, clocked_on, followed, read, reread
+from eboard960.recognizer import IllegalPosition, Mode, Report
+from eboard960.reread import away_from_game, followed, read, reread
 
 SQUARE_EVENTS = (PieceLifted, PiecePlaced, BoardSnapshot, ButtonPressed, LinkChanged)
 
@@ -108,24 +108,6 @@ def _known_settings(board: str, settings: dict[str, object], problems: list[str]
     return {name: value for name, value in settings.items() if name in known}
 
 
-def _set_up_while_lost(reports: list[tuple[int, Report]], events: list[tuple[int, SquareEvent]]) -> list[str]:
-    """Games whose board no legal move explained while the clock went on, until the pieces were set up for a
-    new game, and no second reading explained: the moves made on it are not recorded."""
-    out, lost_at = [], None
-    for line, report in reports:
-        if isinstance(report, IllegalPosition):
-            lost_at = lost_at or line
-        elif isinstance(report, NewGame) and lost_at is not None:
-            if clocked_on([(at, event) for at, event in events if lost_at <= at < line]):
-                out.append(f"line {lost_at}: the board showed a position no legal move explains from here, "
-                           f"with the clock going on, until the new game set up at line {line}; moves made "
-                           "on it meanwhile are not recorded")
-            lost_at = None
-        else:
-            lost_at = None  # back on the game: restored, or a move or takeback from it
-    return out
-
-
 def replay_capture(capture: Capture, *, takebacks: bool = True) -> Replay:
     """Feed every record of `capture` to a recognizer; returns its games, reports and problems.
 
@@ -147,7 +129,9 @@ def replay_capture(capture: Capture, *, takebacks: bool = True) -> Replay:
                         f"which follows it {reach} ({second.plies - reading.plies} more plies)")
         reading = second
     recognizer, reports = reading.recognizer, reading.reports
-    warnings += _set_up_while_lost(reports, events)
+    warnings += [f"line {lost}: the board showed a position no legal move explains from here, with the clock "
+                 f"going on, until the new game set up at line {set_up}; moves made on it meanwhile are not "
+                 "recorded" for lost, set_up in reading.set_up_lost]  # and no second reading explained
     problems += [f"line {line}: a place on {chess.square_name(square)}, which holds a piece already: "
                  "a sensor inconsistency, skipped" for line, square in reading.skipped]
     if recognizer.mode is Mode.ILLEGAL:

@@ -45,6 +45,8 @@ class Reading:
     reports: list[tuple[int, Report]]
     lost_at: int | None  # the index of the event where it lost the board, if play went on after it
     skipped: list[tuple[int, chess.Square]]  # places on a square that held a piece: capture line, square
+    # capture lines (lost, set up) of boards unexplained while the clock went on, until a new game was set up
+    set_up_lost: list[tuple[int, int]]
     slip: str = ""  # what this reading undid, for a second reading
 
     @property
@@ -110,9 +112,11 @@ class _Reader:
         self.reports += [(end_line, report) for report in recognizer.finish()]
         lost = _lost_from(recognizer, self.since, self.after_move)
         lost = lost if lost is not None and _play_went_on(events[lost:]) else None
-        if lost is None:  # or lost while the clock went on, until the pieces were set up for a new game
-            lost = next((begun for begun, ended in self.set_up_lost if clocked_on(events[begun:ended])), None)
-        return Reading(recognizer, self.reports, lost, self.skipped)
+        set_up_lost = [(begun, ended) for begun, ended in self.set_up_lost if clocked_on(events[begun:ended])]
+        if lost is None and set_up_lost:  # or lost while the clock went on, until a new game was set up
+            lost = set_up_lost[0][0]
+        lines = [(events[begun][0], events[ended][0]) for begun, ended in set_up_lost]
+        return Reading(recognizer, self.reports, lost, self.skipped, lines)
 
 
 def read(start: chess.Board, events: Sequence[tuple[int, SquareEvent]], end_line: int, *,
