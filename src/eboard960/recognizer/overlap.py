@@ -200,8 +200,8 @@ class Overlap(Hindsight):
         mover's on the board yet (but half a castling with king and rook in hand together, or a slide's piece
         up again: `_sliding`, and `_victim_or_reply`): the other side's move begun early, or a victim (where
         the mover's piece lands says which)? Not where a capture may be on the board already: a square of the
-        other side's that bounced while the piece was in hand, or one filled just before its lift (placed
-        first)."""
+        other side's that bounced while the piece was in hand, or one filled before its lift, not longer
+        before than a capture's place can come (placed first, `_left_late`)."""
         if type(event) is not PieceLifted or self._held_press or self._held_undo or not (
                 (self.mode is Mode.PLAYING and self._open is None) or self._sliding()):
             return False
@@ -216,7 +216,7 @@ class Overlap(Hindsight):
         if self._held_capture is not None or self._unseen_capture is not None:
             return True  # a press held for the mover's next event: that event decides it too
         latent = self._latent_capture(occupied, with_reply=False)
-        return latent is None or not self._landed_just_before_lift(latent)
+        return latent is None or self._left_late(latent)
 
     def _sliding(self) -> bool:
         """Is the open move (no capture, no castling) back in hand, its piece picked up again from where it
