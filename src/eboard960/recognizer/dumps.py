@@ -10,7 +10,7 @@ snapshot shows what the sensors already showed. It is a part of `Recognizer`
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, TypeVar
 
 import chess
@@ -207,9 +207,10 @@ class Dumps(Overlap):
     def _report_changes(
         self, occupied: chess.Bitboard, pieces: dict[chess.Square, chess.Piece], t: float
     ) -> None:
-        """Read a snapshot's change from what the sensors showed as the reports that make it, lifts first,
-        each taken as an event of its own: a board that sends only snapshots (or one whose reports were cut
-        on the wire) then reads as one that reports each change, and a move under way goes on."""
+        """Read a snapshot's change from what the sensors showed as the reports that make it, the side to
+        move's lifts first, then its places, then the other side's (`_other_sides`), each an event of its
+        own: a board that sends only snapshots (or one whose reports were cut on the wire) then reads as one
+        that reports each change, and a move under way goes on."""
         sensed = self._occupied
         if self._early_lift is not None:
             sensed &= ~chess.BB_SQUARES[self._map(self._early_lift.event.square)]  # lifted, its reading held
@@ -219,17 +220,63 @@ class Dumps(Overlap):
         for held in (self._paused, self._shared):
             if held is not None:
                 sensed |= chess.BB_SQUARES[self._map(held.square)]  # placed, its reading held
-        lifts: list[PieceLifted | PiecePlaced] = [PieceLifted(square=self._map(square), t=t)
-                 for square in [*chess.scan_forward(sensed & ~occupied), *changed]]
-        places = [PiecePlaced(square=self._map(square), piece=pieces.get(square), t=t)
-                  for square in [*chess.scan_forward(occupied & ~sensed), *changed]]
-        for event in [*lifts, *places]:
+        def lifts(squares: Iterable[chess.Square]) -> list[PieceLifted | PiecePlaced]:
+            return [PieceLifted(square=self._map(square), t=t) for square in squares]
+
+        def places(squares: Iterable[chess.Square]) -> list[PieceLifted | PiecePlaced]:
+            return [PiecePlaced(square=self._map(square), piece=pieces.get(square), t=t)
+                    for square in squares]
+
+        vacated, filled = sensed & ~occupied, occupied & ~sensed
+        left_later, filled_later = self._other_sides(vacated, filled, pieces)
+        events = [*lifts([*chess.scan_forward(vacated & ~left_later), *changed]),
+                  *places([*chess.scan_forward(filled & ~filled_later), *changed]),
+                  *lifts(chess.scan_forward(left_later)), *places(chess.scan_forward(filled_later))]
+        for event in events:
             if self._map(event.square) in changed:
                 self._step(event)  # a piece named anew: no hand, nothing to hold back
             else:
                 self._take(event)
         for square in [square for square in self._pieces if square not in pieces]:
             del self._pieces[square]  # a name the board no longer gives (an earlier dump's) may be stale
+
+    def _other_sides(self, vacated: chess.Bitboard, filled: chess.Bitboard,
+                     pieces: dict[chess.Square, chess.Piece]) -> tuple[chess.Bitboard, chess.Bitboard]:
+        """Of a snapshot's changes, those of the side not to move: the squares its pieces left (but for
+        pieces the side to move can take, victims taken off first) and those filled by no piece of the side
+        to move (named the other side's, or where none of its pieces off the board can go). They are read
+        after the side to move's, as one scan may catch a move and the reply to it. With a move open whose
+        piece was picked up again, its side is still moving, unless the scan shows the other side's reply."""
+        position = self.expected
+        if self._open is not None and touched_squares(self._board, self._open)[1] & vacated and not (
+                self._replied_in_scan(position, vacated, filled, pieces)):
+            position = self._board
+        turn = position.turn
+        in_hand = position.occupied_co[turn] & ~(self._occupied & ~vacated)
+        landings = 0
+        for move in position.generate_legal_moves():
+            emptied, to_fill = touched_squares(position, move)
+            if emptied & in_hand:
+                landings |= to_fill
+        theirs = 0
+        for square in chess.scan_forward(filled):
+            piece = pieces.get(square)
+            if piece.color != turn if piece is not None else not landings & chess.BB_SQUARES[square]:
+                theirs |= chess.BB_SQUARES[square]
+        return vacated & position.occupied_co[not turn] & ~landings, theirs
+
+    @staticmethod
+    def _replied_in_scan(position: chess.Board, vacated: chess.Bitboard, filled: chess.Bitboard,
+                         pieces: dict[chess.Square, chess.Piece]) -> bool:
+        """Does a scan show a move of `position`'s side to move made, from a square it left to one it
+        filled, with the piece there named as that side's, if named?"""
+        turn = position.turn
+        for move in position.generate_legal_moves(from_mask=position.occupied_co[turn] & vacated,
+                                                  to_mask=filled):
+            named = pieces.get(move.to_square)
+            if named is None or named.color == turn:
+                return True
+        return False
 
     def _may_come(self, square: chess.Square, piece: chess.Piece, occupied: chess.Bitboard) -> bool:
         """Can `piece` be what a snapshot names on `square`, which stood full: a piece in hand, one of the
