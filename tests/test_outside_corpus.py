@@ -1,5 +1,5 @@
-"""A regression lane kept in the repository: 903 captures from five generators written apart from the project,
-each replayed to its expected games (moves and results).
+"""A regression lane kept in the repository: 1,027 captures from seven generators written apart from the
+project, each replayed to its expected games (moves and results).
 
 `clone_*` comes from the seventy-third (a clone of a judges' corpus: people with habits of their own, events
 with and without piece names, raw DGT and raw Chessnut frames, castling-heavy and commit-trap sets);
@@ -8,8 +8,10 @@ coarse, stalled and epoch clocks, the format's optional lines); `reread_*` from 
 slips that lose the board: two far apart in one game, or one in a game set up again afterwards, read right
 only by replay's second reading); `reports_*` from the seventy-seventh (the habits behind other e-board
 programs' bug reports); `beginner_*` from the seventy-eighth (touches, wrong squares, illegal tries, early
-clocks, long hovers). Every capture read exactly when it was added; the generators' whole runs are in
-docs/recognizer.md."""
+clocks, long hovers); `clone2_*` from the eighty-first (a second clone of a judges' corpus, castling-heavy,
+captures placed before their lift); `scans_*` from the eighty-second (boards that send only snapshots, scans
+up to 2 s apart, a move and the reply caught in one). Every capture read exactly when it was added; the
+generators' whole runs are in docs/recognizer.md."""
 
 from __future__ import annotations
 
@@ -63,8 +65,9 @@ def _expected(path: Path) -> list[chess.pgn.Game]:
 
 def test_the_lane_holds_every_generator() -> None:
     names = _names()
-    assert len(names) == 903
-    assert {name.split("_")[0] for name in names} == {"beginner", "clone", "memory", "reports", "reread"}
+    assert len(names) == 1027
+    assert {name.split("_")[0] for name in names} == {
+        "beginner", "clone", "clone2", "memory", "reports", "reread", "scans"}
 
 
 @pytest.mark.parametrize("name", _names())
