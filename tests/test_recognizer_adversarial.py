@@ -2585,3 +2585,21 @@ def test_the_other_sides_lift_after_a_capture_placed_first_is_not_held_as_taken_
     capture = [lift("h5", 1.0), place("h5", 1.256), lift("g4", 1.716)]
     reply = [lift("g2", 2.957), place("h3", 4.718), lift("h8", 6.0), place("g8", 7.0)]
     assert moves_made(fen, [*capture, *reply]) == ["Bxh5", "Bh3", "Rg8"]
+
+
+def test_a_scan_that_catches_a_move_landing_and_the_reply_begun_reads_the_move_first() -> None:
+    """Found failing (the eighty-second generator, a board that sends only snapshots, scans 1.5 s apart and
+    more): one scan shows Black's a7-a6 made and White's king already lifted to castle. Its changes were read
+    lifts first, so the king's lift came while Black's pawn was in hand, a6's landing was never Black's move,
+    and the board was lost from there. The side to move's changes are read first now, the other side's
+    after: a6, then the castling, and the scans after it (each side castling a transposition, a move of
+    each in one scan) read on."""
+    boards = ["brnbnkrqpppppppp................................PPPPPPPPBRNBNKRQ",
+              "brnbnkrqpppppppp..........................P.....PP.PPPPPBRNBNKRQ",
+              "brnbnkrq.pppppppp.........................P.....PP.PPPPPBRNBN.RQ",
+              "brnbnr.q.pppppppp.........................P.....PP.PPPPPBRNBNRKQ",
+              "brnbnrkq.pppppppp.........................PP....PP..PPPPBRNBNRKQ",
+              "brnbnrkq.pppp.ppp....p....................PPP...PP...PPPBRNBNRKQ"]
+    events = [BoardSnapshot.from_text(board, t=1.5 * t) for t, board in enumerate(boards)]
+    start = chess.Board.from_chess960_pos(465).fen()
+    assert moves_made(start, events) == ["c3", "a6", "O-O", "O-O", "d3", "f6", "e3"]
