@@ -1217,6 +1217,17 @@ def test_a_knock_of_the_other_sides_piece_during_a_slide_does_not_end_the_move()
     assert moves_made(fen, [*touched, lift("g4", 10.7), place("f3", 10.8)]) == ["Qf3"]
 
 
+def test_two_neighbours_knocked_as_a_landing_is_reported_before_its_lift_are_no_moves() -> None:
+    """Found failing (tools/fuzz_knocks.py, seed 8002809): Rh3-h2, h2 reported 0.19 s before h3's lift, and
+    the hand brushes the bishop on g1 and Black's queen on g2, each back within a bounce. h2 filled as g1
+    emptied read as Bh2, g2's lift as Black's reply, and g1 refilled as Qg1: two moves made, and the board
+    at rest (g1 and g2 full, h3 empty) then read as misplaced. Moves since the press whose squares all came
+    back within a bounce were knocks: they are taken back for the rook move the board shows."""
+    fen = "3k1b1r/p1ppn1p1/B3Pn2/7p/2NPb3/PP5R/4KPq1/NR4B1 w - - 2 27"
+    events = [place("h2", 1.613), lift("g1", 1.678), lift("g2", 1.778), lift("h3", 1.804), place("g1", 1.811),
+              place("g2", 1.883), press("white", 2.517), lift("e7", 4.025), place("g6", 5.585)]
+    assert moves_made(fen, events) == ["Rh2", "Ng6"]
+
 def test_a_piece_that_could_retake_wobbles_as_the_capturer_lands() -> None:
     """Found failing (a wobble fuzz after the seventh generator's misses): Qxd5 with Black's e6 pawn (or d8
     queen), which could retake on d5, lifted while the queen is in hand and back 0.1 s later, after the

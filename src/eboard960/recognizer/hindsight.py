@@ -791,6 +791,30 @@ class Hindsight:
         self._make_line(line, open_last=True)
         return True
 
+    def _knocks_read_as_moves(self) -> bool:
+        """The board no legal continuation explains, after one or two moves since the last press, no move
+        open, whose pieces' squares each came back within a bounce of their lift: knocks read as moves (a
+        piece brushed as another's landing was reported before its lift, its neighbour brushed in turn, read
+        as the reply). Those moves are taken back and the move the board shows from before them made, its
+        squares emptied and filled by the hands since, still open."""
+        if self._open is not None or self.mode is not Mode.PLAYING:
+            return False
+        before, undone = self._board.copy(), 0
+        since = self._made_at[self._plies_at_press - 1] if self._plies_at_press else -math.inf
+        lifted = sum(chess.BB_SQUARES[square] for square, t in self._left_at.items() if t > since)
+        placed = sum(chess.BB_SQUARES[square] for square, t in self._placed_at.items() if t > since)
+        while undone < 2 and len(before.move_stack) > self._plies_at_press:
+            if not self._refilled_in_a_bounce(before.pop().from_square):
+                return False
+            undone += 1
+            line = successors(before, self._occupied, self._pieces, depth=1, movable=lifted, landing=placed)
+            if line is not None:
+                for _ in range(undone):
+                    self._fire("take_back")
+                self._make_line(line, open_last=True)
+                return True
+        return False
+
     def _knocked_off(self, before: chess.Board, last: chess.Move) -> bool:
         """Did a piece of the other side leave its square while the last move's piece was in hand, and come
         back after that move's square emptied again: knocked off onto the square the move was read to and

@@ -753,7 +753,8 @@ class Recognizer(Dumps):
                 self._fire("restore")  # misplaced only for a flicker (a slide, a straddle): the move goes on
                 return
         if unexplained and (self._misread_capture() or self._misread_correction() or self._moved_together()
-                            or self._replied_to_unseen_castling() or self._lost_line()):
+                            or self._replied_to_unseen_castling() or self._lost_line()
+                            or self._knocks_read_as_moves()):
             return
         if verdict is NOTHING:
             if not after_lift:
