@@ -134,21 +134,11 @@ class Dumps(Overlap):
             self._rebase()
             self._fire("retract")  # the open move was put back while the link was down
             return
-        line, halfway = None, self._caught_halfway(occupied, pieces)
-        if self._open is not None:  # keep the move already seen if the snapshot allows it
-            after = offline_line(self._after(), occupied, pieces)
-            line = None if after is None else [self._open, *after]
-        if line is None and not self._open_stands(occupied):
-            line = offline_line(self._board, occupied, pieces)
-            if line is not None and halfway and (len(line) > 1 or self._one_of_several(line[0])):
-                line = None  # a move under way as the link came back: the rest of it comes live
+        line, halfway = self._offline_moves(occupied, pieces), self._caught_halfway(occupied, pieces)
+        if line is not None and halfway and (len(line) > 1 or self._one_of_several(line[0])):
+            line = None  # a move under way as the link came back (no move open): the rest of it comes live
         if line is not None:
-            if self._open is not None:  # made as the line's first move: no longer open, nor replacing any
-                press = self._promotion
-                if press is not None and press.nth >= self._first_shown and not self._open.promotion:
-                    self._promotion = press._replace(nth=self._index)  # for the line's promotion, made now
-                self._close_open()
-            self._make_line(line, open_last=True)  # a button pressed before the drop chooses a promotion
+            self._make_offline(line)
             return
         if occupied == START_OCCUPANCY:
             self._set_up()
@@ -177,6 +167,26 @@ class Dumps(Overlap):
         board = self._board
         captures = board.generate_legal_captures(chess.BB_SQUARES[capture.from_square])
         return len({move.to_square for move in captures}) > 1
+
+    def _offline_moves(self, occupied: chess.Bitboard,
+                       pieces: dict[chess.Square, chess.Piece]) -> list[chess.Move] | None:
+        """The moves made while the link was down that the board shows: the open move first if the board
+        allows it (the move already seen is kept), else from the game, unless the open move stands."""
+        if self._open is not None:
+            after = offline_line(self._after(), occupied, pieces)
+            if after is not None:
+                return [self._open, *after]
+        return None if self._open_stands(occupied) else offline_line(self._board, occupied, pieces)
+
+    def _make_offline(self, line: list[chess.Move]) -> None:
+        """Make the moves made while the link was down, the last open; a move open before is made as the
+        line's first (no longer open, nor replacing any) or replaced by it."""
+        if self._open is not None:
+            press = self._promotion
+            if press is not None and press.nth >= self._first_shown and not self._open.promotion:
+                self._promotion = press._replace(nth=self._index)  # for the line's promotion, made now
+            self._close_open()
+        self._make_line(line, open_last=True)  # a button pressed before the drop chooses a promotion
 
     def _open_stands(self, occupied: chess.Bitboard) -> bool:
         """Does a reconnect's snapshot show the open move on all its squares, with the difference elsewhere?

@@ -24,7 +24,7 @@ from eboard960.events import (
     PiecePlaced,
     SquareEvent,
 )
-from eboard960.recognizer.dumps import Dumps, is_unpromoted_pawn, offline_line
+from eboard960.recognizer.dumps import Dumps, is_unpromoted_pawn
 from eboard960.recognizer.evidence import (
     BOUNCE_SECONDS,
     CAPTURE_SECONDS,
@@ -147,8 +147,8 @@ class Recognizer(Dumps):
     _open_theirs: chess.Bitboard
     _open_shapes: tuple[CastlingShape, ...] | None
     _fix: tuple[frozenset[chess.Square], frozenset[chess.Square]] | None
-    # the squares to fill of a board misplaced at a reconnect, moves made offline perhaps behind it
-    _misplaced_offline: chess.Bitboard | None
+    # the board was misplaced at a reconnect, moves made offline perhaps behind it
+    _misplaced_offline: bool
 
     def __init__(self, start: chess.Board | int = 518, *, takebacks: bool = True,
                  rotated: bool | None = None) -> None:
@@ -535,7 +535,7 @@ class Recognizer(Dumps):
             for segment in segments:
                 segment.bounce(knocked_square, self._occupied)
         self._index += 1
-        if not self._fixed_after_offline_moves(square):
+        if not self._fixed_after_offline_moves():
             self._settle(after_lift=False, knock=bool(knocks))
 
     def _set_down_in_its_place(self, square: chess.Square, lifted_at: float) -> bool:
@@ -801,19 +801,18 @@ class Recognizer(Dumps):
         self._verdict = verdict
         self._fire(verdict.trigger)
 
-    def _fixed_after_offline_moves(self, placed: chess.Square) -> bool:
-        """Does a place where a reconnect's misplaced report asked for a piece leave the board showing moves
-        made while the link was down (a piece knocked meanwhile, now put back)? They are made, as the
-        reconnect would have made them: the spec's legal successor of the last good position, which a
-        capture's shows only by occupancy."""
-        to_fill = self._misplaced_offline
-        if to_fill is None or self.mode is not Mode.ILLEGAL or self._open is not None or (
-                self._occupied == self._board.occupied) or not to_fill & chess.BB_SQUARES[placed]:
-            return False  # not a piece put back where the report asked: the hands went on with the game
-        line = offline_line(self._board, self._occupied, self._pieces)
+    def _fixed_after_offline_moves(self) -> bool:
+        """Does a place on a board a reconnect reported misplaced leave it showing moves made while the link
+        was down (a piece knocked meanwhile, now put back, where the report asked or where such a move took
+        it)? They are made, as the reconnect would have made them: the spec's legal successor of the last
+        good position, which a capture's shows only by occupancy."""
+        if not self._misplaced_offline or self.mode is not Mode.ILLEGAL or (
+                self._occupied == self.expected.occupied):
+            return False  # fixed: the game, its open move standing
+        line = self._offline_moves(self._occupied, self._pieces)
         if line is None:
             return False
-        self._make_line(line, open_last=True)
+        self._make_offline(line)
         return True
 
     def _back_to_the_game(self, *, knock: bool = False) -> None:
@@ -829,12 +828,12 @@ class Recognizer(Dumps):
             self._fire("retract")
 
     def _misplace(self) -> None:
-        """The board shows what no continuation explains: report the squares to fix to get back to the
-        expected position, and keep those to fill (a reconnect's may show moves made meanwhile)."""
+        """A reconnect's snapshot shows what no continuation explains: report the squares to fix to get back
+        to the expected position; once fixed, the board may show moves made meanwhile."""
         self._rebase()
         self._verdict = self._illegal(self.expected)
         self._fire("misplace")
-        self._misplaced_offline = sum(chess.BB_SQUARES[square] for square in self._verdict.to_fill)
+        self._misplaced_offline = True
 
     def _set_up(self) -> None:
         """The pieces were set up again: a move still open when that began was made first."""
@@ -1347,7 +1346,7 @@ class Recognizer(Dumps):
         that had confirmed the move; made on a board misplaced at a reconnect, it leaves that board."""
         self._undo_last()
         self._promotion = None
-        self._misplaced_offline = None
+        self._misplaced_offline = False
         self._plies_at_press = min(self._plies_at_press, len(self._board.move_stack))
 
     def _undo_last(self) -> None:
@@ -1368,7 +1367,7 @@ class Recognizer(Dumps):
 
     def report_restored(self) -> None:
         self._fix = None
-        self._misplaced_offline = None
+        self._misplaced_offline = False
         self._out.append(PositionRestored(t=self._t))
 
     def start_new_game(self) -> None:
@@ -1428,7 +1427,7 @@ class Recognizer(Dumps):
         self._segment_open = Segment(self._occupied)
         self._fix = None
         self._misplaced_at = self._t  # when the board last went from right to misplaced
-        self._misplaced_offline = None
+        self._misplaced_offline = False
         self._repetitions: dict[tuple[object, ...], int] = {_repetition_key(self._board): 1}
         self._promotion = None
         self._late_promotion = False
