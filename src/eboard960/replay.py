@@ -121,6 +121,7 @@ def replay_capture(capture: Capture, *, takebacks: bool = True) -> Replay:
     events = [(record.line, event) for record, event in items if event is not None]
     last_line = items[-1][0].line if items else 1
     reading = read(header.start, events, last_line, takebacks=takebacks)
+    inconsistent = set(reading.skipped)  # a second reading skips more only as its slip leaves a lift out
     if (second := reread(header.start, events, last_line, reading, takebacks=takebacks)) is not None:
         assert reading.lost_at is not None  # reread reads again only a reading that lost the board
         lost_line = events[reading.lost_at][0]
@@ -133,7 +134,8 @@ def replay_capture(capture: Capture, *, takebacks: bool = True) -> Replay:
                  f"going on, until the new game set up at line {set_up}; moves made on it meanwhile are not "
                  "recorded" for lost, set_up in reading.set_up_lost]  # and no second reading explained
     problems += [f"line {line}: a place on {chess.square_name(square)}, which holds a piece already: "
-                 "a sensor inconsistency, skipped" for line, square in reading.skipped]
+                 "a sensor inconsistency, skipped" for line, square in reading.skipped
+                 if (line, square) in inconsistent]
     if recognizer.mode is Mode.ILLEGAL:
         fix = next((r for _, r in reversed(reports) if isinstance(r, IllegalPosition)), None)
         detail = f": {fix.describe()}" if fix else ""
