@@ -142,6 +142,18 @@ def test_takeback_of_the_last_move_and_switched_off() -> None:
     assert kinds == ["move", "new_game"]  # the start occupancy again, by events that are no move
 
 
+def test_an_en_passant_taken_back_in_either_order_reports_only_the_takeback() -> None:
+    # Found failing (the eighty-sixth generator): exd6 taken back with the captured pawn put back on d5 while
+    # White's pawn is still in hand. d6 empty and d5 full read as a board no move explains: `illegal`, then
+    # `takeback` as the pawn came back to e5. Either half first is the takeback under way
+    made = [lift("e2"), place("e4"), lift("a7"), place("a6"), lift("e4"), place("e5"), lift("d7"), place("d5"),
+            lift("e5"), place("d6"), lift("d5"), press("white")]
+    for undo in ([lift("d6"), place("d5"), place("e5")], [lift("d6"), place("e5"), place("d5")]):
+        recognizer, reports = run(518, [*made, *undo, lift("h2"), place("h3")])
+        assert [r.kind for r in reports][-3:] == ["move", "takeback", "move"]  # exd6, taken back, h3
+        assert "illegal" not in [r.kind for r in reports]
+        assert played(recognizer) == ["e4", "a6", "e5", "d5", "h3"]
+
 def test_new_game_when_the_pieces_are_set_up_again() -> None:
     events = [lift("e2"), place("e4"), lift("e7"), place("e5"), lift("g1"), place("f3"),
               press("white"), lift("e4"), place("e2"), lift("e5"), place("e7")]

@@ -1124,8 +1124,8 @@ class Recognizer(Dumps):
 
     def _is_takeback(self, *, halfway: bool = False) -> bool:
         """Do the events undo the last move: the board shows the position before it, and the squares
-        it filled were emptied? With `halfway`, a capture undone but for its victim put back, or a
-        castling with its king or rook still in hand or on the way back."""
+        it filled were emptied? With `halfway`, a capture undone but for its victim put back (or, en passant,
+        its pawn), or a castling with its king or rook still in hand or on the way back."""
         board = self._board
         if not board.move_stack:
             return False
@@ -1139,8 +1139,11 @@ class Recognizer(Dumps):
             if halfway:
                 if not board.is_capture(last):
                     return False
-                victim = last.to_square ^ 8 if board.is_en_passant(last) else last.to_square
-                before &= ~chess.BB_SQUARES[victim]
+                en_passant = board.is_en_passant(last)
+                empty = last.to_square ^ 8 if en_passant else last.to_square  # the victim's, not yet back
+                if en_passant and self._occupied == before & ~chess.BB_SQUARES[last.from_square]:
+                    empty = last.from_square  # the victim put back first, the pawn in hand (apart only here)
+                before &= ~chess.BB_SQUARES[empty]
             if before != self._occupied or not agrees(board, self._pieces):
                 return False
             if castling:
