@@ -146,8 +146,8 @@ def test_an_en_passant_taken_back_in_either_order_reports_only_the_takeback() ->
     # Found failing (the eighty-sixth generator): exd6 taken back with the captured pawn put back on d5 while
     # White's pawn is still in hand. d6 empty and d5 full read as a board no move explains: `illegal`, then
     # `takeback` as the pawn came back to e5. Either half first is the takeback under way
-    made = [lift("e2"), place("e4"), lift("a7"), place("a6"), lift("e4"), place("e5"), lift("d7"), place("d5"),
-            lift("e5"), place("d6"), lift("d5"), press("white")]
+    made = [lift("e2"), place("e4"), lift("a7"), place("a6"), lift("e4"), place("e5"), lift("d7"),
+            place("d5"), lift("e5"), place("d6"), lift("d5"), press("white")]
     for undo in ([lift("d6"), place("d5"), place("e5")], [lift("d6"), place("e5"), place("d5")]):
         recognizer, reports = run(518, [*made, *undo, lift("h2"), place("h3")])
         assert [r.kind for r in reports][-3:] == ["move", "takeback", "move"]  # exd6, taken back, h3
