@@ -1228,6 +1228,22 @@ def test_two_neighbours_knocked_as_a_landing_is_reported_before_its_lift_are_no_
               place("g2", 1.883), press("white", 2.517), lift("e7", 4.025), place("g6", 5.585)]
     assert moves_made(fen, events) == ["Rh2", "Ng6"]
 
+def test_a_capture_own_piece_first_set_down_short_and_slid_on_reported_ahead_of_its_lift() -> None:
+    """Found failing (the eighty-seventh generator, DGT boards): ...Rxa5 own piece first, the victim taken
+    off, the rook set down on a6 and slid on to a5, a5 reported 0.48 s after a6 and 0.05 s before a6
+    emptied. The victim's lift, held while the rook was in hand, was read as White's reply begun and a5's
+    place as that pawn put back: Ra6 made final and the board lost. A place on the victim's square before
+    the rook leaves (named as Black's, or not named) waits for the next event; a6 emptying within a scan is
+    the slide."""
+    fen = "1nk1brn1/r1p2p2/7Q/PpP4p/7q/2b2p2/P2PNR2/1NK1BB2 b - - 1 23"
+    for name in ("r", None):
+        events = [lift("a7", 176.575), lift("a5", 177.788), place("a6", 177.987, name),
+                  place("a5", 178.468, name), lift("a6", 178.52)]
+        assert moves_made(fen, events) == ["Rxa5"]
+        assert moves_made(fen, [*events, lift("e2", 180), place("d4", 181)]) == ["Rxa5", "Nd4"]
+    put_back = [lift("a7", 176.575), lift("a5", 177.788), place("a6", 177.987), place("a5", 178.468)]
+    assert moves_made(fen, [*put_back, lift("e2", 180), place("d4", 181)]) == ["Ra6", "Nd4"]
+
 def test_a_piece_that_could_retake_wobbles_as_the_capturer_lands() -> None:
     """Found failing (a wobble fuzz after the seventh generator's misses): Qxd5 with Black's e6 pawn (or d8
     queen), which could retake on d5, lifted while the queen is in hand and back 0.1 s later, after the

@@ -35,6 +35,7 @@ from eboard960.recognizer.evidence import (
     PromotionPress,
     Segment,
     knocked,
+    placed_before_lift,
 )
 from eboard960.recognizer.explain import (
     START_OCCUPANCY,
@@ -369,6 +370,10 @@ class Recognizer(Dumps):
         )
         if bounced or self._open is None or self._captures_instead(event):
             return
+        if self._slides_on_to_victim(event):
+            if isinstance(event, PiecePlaced):
+                self._other_side_lifted = lifted_at  # its lift, the next event, decides
+            return
         if isinstance(event, PiecePlaced) and (
                 self._ends_knock(self._map(event.square), event.piece, event.t)
                 or self._lands_castling(self._map(event.square))):
@@ -389,6 +394,23 @@ class Recognizer(Dumps):
             self._make_open_final(before_reply, reply_follows=True, chosen=chosen)
         self._final_lift = FinalLift(square, lifted_at, len(self._board.move_stack), piece)
         self._settle(after_lift=True)  # the other side's move may already be on the board
+
+    def _slides_on_to_victim(self, event: SquareEvent | None) -> bool:
+        """Is `event` the open move's piece sliding on to take the other side's piece lifted while it was in
+        hand, its victim taken first: set down there before it leaves the open move's square (named as the
+        mover's, or not named), or leaving it within a scan of that? The next event decides; the lift was
+        no reply."""
+        move, lift = self._open, self._last_lift
+        assert move is not None and lift is not None  # asked after the other side's lift
+        landed = self._placed_at.get(move.to_square, -math.inf)  # a lift held till then has its time
+        if lift.t > landed or not with_promotions(self._board, move.from_square, lift.square):
+            return False
+        if isinstance(event, PiecePlaced):
+            ours = event.piece is None or event.piece.color == self._board.turn
+            return ours and self._map(event.square) == lift.square and bool(
+                self._occupied & chess.BB_SQUARES[move.to_square])
+        return isinstance(event, PieceLifted) and self._map(event.square) == move.to_square and (
+            placed_before_lift(self._placed_at.get(lift.square), event.t))
 
     def _lands_castling(self, square: chess.Square) -> bool:
         """Does a place on `square` show a castling other than the open move, the other side's lifted piece
