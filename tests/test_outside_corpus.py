@@ -1,4 +1,4 @@
-"""A regression lane kept in the repository: 1,027 captures from seven generators written apart from the
+"""A regression lane kept in the repository: 1,158 captures from eleven generators written apart from the
 project, each replayed to its expected games (moves and results).
 
 `clone_*` comes from the seventy-third (a clone of a judges' corpus: people with habits of their own, events
@@ -10,8 +10,12 @@ only by replay's second reading); `reports_*` from the seventy-seventh (the habi
 programs' bug reports); `beginner_*` from the seventy-eighth (touches, wrong squares, illegal tries, early
 clocks, long hovers); `clone2_*` from the eighty-first (a second clone of a judges' corpus, castling-heavy,
 captures placed before their lift); `scans_*` from the eighty-second (boards that send only snapshots, scans
-up to 2 s apart, a move and the reply caught in one). Every capture read exactly when it was added; the
-generators' whole runs are in docs/recognizer.md."""
+up to 2 s apart, a move and the reply caught in one); `clone3_*` from the eighty-fourth (a third clone, half
+raw DGT, stress and blitz-speed sets); `engine_*` from the eighty-fifth (Stockfish games by human hands);
+`mismatch_*` from the eighty-sixth (illegal moves, misplaced pieces, takebacks, new games, endings, links
+dropped with moves made meanwhile); `dgtreal_*` from the eighty-seventh (its own DGT encoder: polled dumps
+mid-move, bytes split and garbled, boards turned round, captures slid onto their victim). Every capture
+read exactly when it was added; the generators' whole runs are in docs/recognizer.md."""
 
 from __future__ import annotations
 
@@ -65,9 +69,10 @@ def _expected(path: Path) -> list[chess.pgn.Game]:
 
 def test_the_lane_holds_every_generator() -> None:
     names = _names()
-    assert len(names) == 1027
+    assert len(names) == 1158
     assert {name.split("_")[0] for name in names} == {
-        "beginner", "clone", "clone2", "memory", "reports", "reread", "scans"}
+        "beginner", "clone", "clone2", "clone3", "dgtreal", "engine", "memory", "mismatch", "reports",
+        "reread", "scans"}
 
 
 @pytest.mark.parametrize("name", _names())
