@@ -398,15 +398,15 @@ class Recognizer(Dumps):
     def _slides_on_to_victim(self, event: SquareEvent | None) -> bool:
         """Is `event` the open move's piece sliding on to take the other side's piece lifted while it was in
         hand, its victim taken first: set down there before it leaves the open move's square (named as the
-        mover's, or not named), or leaving it within a scan of that? The next event decides; the lift was
-        no reply."""
+        mover's: not named, it is the victim put back), or leaving it within a scan of that? The next event
+        decides; the lift was no reply."""
         move, lift = self._open, self._last_lift
         assert move is not None and lift is not None  # asked after the other side's lift
         landed = self._placed_at.get(move.to_square, -math.inf)  # a lift held till then has its time
         if lift.t > landed or not with_promotions(self._board, move.from_square, lift.square):
             return False
         if isinstance(event, PiecePlaced):
-            ours = event.piece is None or event.piece.color == self._board.turn
+            ours = event.piece is not None and event.piece.color == self._board.turn
             return ours and self._map(event.square) == lift.square and bool(
                 self._occupied & chess.BB_SQUARES[move.to_square])
         return isinstance(event, PieceLifted) and self._map(event.square) == move.to_square and (
