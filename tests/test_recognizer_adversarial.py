@@ -1228,6 +1228,20 @@ def test_two_neighbours_knocked_as_a_landing_is_reported_before_its_lift_are_no_
               place("g2", 1.883), press("white", 2.517), lift("e7", 4.025), place("g6", 5.585)]
     assert moves_made(fen, events) == ["Rh2", "Ng6"]
 
+
+def test_knocks_read_as_a_capture_and_a_reply_still_open_are_no_moves() -> None:
+    """Found failing (tools/fuzz_knocks.py, seed 10005013): ...dxc3 victim first, c3 reported 0.08 s before
+    d4's lift, and the hand brushes Black's pawn on b4 and White's on b3, each back within a bounce. b4's
+    lift and c3's place read as ...bxc3, b3's lift and b4's refill as White's b4 begun, still open; the board
+    at rest then read as misplaced and the press made b4. The open move's square came back within a bounce
+    too: it is a knock like the others, taken back with them for the capture the board shows."""
+    fen = "n1n1r2r/p2b3k/2pp4/1Q1P3p/1p1pPppP/1PB2P2/P1B1R1KP/N1N1R3 b - - 1 27"
+    events = [lift("c3", 0.430), lift("b4", 0.533), lift("b3", 0.576), place("b4", 0.652), place("c3", 0.767),
+              place("b3", 0.793), lift("d4", 0.848), press("black", 2.256), lift("e2", 2.715),
+              place("f2", 3.830)]
+    assert moves_made(fen, events) == ["dxc3", "Rf2"]
+
+
 def test_a_capture_own_piece_first_set_down_short_and_slid_on_reported_ahead_of_its_lift() -> None:
     """Found failing (the eighty-seventh generator, DGT boards): ...Rxa5 own piece first, the victim taken
     off, the rook set down on a6 and slid on to a5, a5 reported 0.48 s after a6 and 0.05 s before a6

@@ -792,12 +792,13 @@ class Hindsight:
         return True
 
     def _knocks_read_as_moves(self) -> bool:
-        """The board no legal continuation explains, after one or two moves since the last press, no move
-        open, whose pieces' squares each came back within a bounce of their lift: knocks read as moves (a
-        piece brushed as another's landing was reported before its lift, its neighbour brushed in turn, read
-        as the reply). Those moves are taken back and the move the board shows from before them made, its
-        squares emptied and filled by the hands since, still open."""
-        if self._open is not None or self.mode is not Mode.PLAYING:
+        """The board no legal continuation explains, after one or two moves since the last press (and the
+        open one), whose pieces' squares each came back within a bounce of their lift: knocks read as moves
+        (a piece brushed as another's landing was reported before its lift, its neighbour brushed in turn,
+        read as the reply). Those moves are taken back and the move the board shows from before them made,
+        its squares emptied and filled by the hands since, still open."""
+        knocked_open = self._open is not None and self._refilled_in_a_bounce(self._open.from_square)
+        if self.mode in (Mode.ILLEGAL, Mode.GAME_OVER) or (self._open is not None and not knocked_open):
             return False
         before, undone = self._board.copy(), 0
         since = self._made_at[self._plies_at_press - 1] if self._plies_at_press else -math.inf
@@ -809,6 +810,8 @@ class Hindsight:
             undone += 1
             line = successors(before, self._occupied, self._pieces, depth=1, movable=lifted, landing=placed)
             if line is not None:
+                if knocked_open:
+                    self._fire("retract")
                 for _ in range(undone):
                     self._fire("take_back")
                 self._make_line(line, open_last=True)
