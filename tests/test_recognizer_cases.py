@@ -823,6 +823,22 @@ def test_a_clock_pressed_with_the_piece_in_hand_after_its_victim_bounced_waits_f
     assert sans(run(start, taken)[1]) == ["Nxe4"]
 
 
+def test_a_reply_placed_first_after_a_clock_held_with_a_capture_is_no_landing_of_the_capturer() -> None:
+    """Found failing (the eighty-eighth generator, blitz hands): Nxh6 victim first, the knight set down 0.13 s
+    after h6 emptied and 0.10 s before f5's lift, then the clock; Black's Qg7 placed 0.19 s before h8's lift.
+    The press waited with the capture the board shows, and g7's place, where the knight can go, read as the
+    knight landing (the press early): Ng7, the game lost from there. A place both the knight and a piece of
+    Black's can make waits in turn: Black's piece lifted within a scan makes the capture and the reply."""
+    start = chess.Board("rkb2r1q/pp1pp3/Pn5p/5Npn/1PpP4/B3QN2/2P1P1PP/RK1B1R2 w FAfa - 3 16", chess960=True)
+    pressed = [PieceLifted(square=chess.H6, t=63.397), PiecePlaced(square=chess.H6, t=63.524),
+               PieceLifted(square=chess.F5, t=63.628), ButtonPressed(button="white", t=63.965)]
+    landed = PiecePlaced(square=chess.G7, t=64.569)
+    reply = [landed, PieceLifted(square=chess.H8, t=64.759)]
+    assert sans(run(start, [*pressed, *reply])[1]) == ["Nxh6", "Qg7"]
+    # Black's lift later than a scan after the place: the knight landed, the press came early
+    assert sans(run(start, [*pressed, landed, PieceLifted(square=chess.H8, t=65.5)])[1]) == ["Ng7"]
+
+
 def test_the_other_side_s_clock_pressed_with_its_piece_in_hand_waits_for_the_piece_to_land() -> None:
     """Found failing (an outside generator of whole blitz games): exd5 own piece first, quicker than a
     bounce, not pressed; Black lifted the queen and pressed with it in hand. The board then shows exd5 and

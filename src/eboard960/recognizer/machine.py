@@ -230,6 +230,8 @@ class Recognizer(Dumps):
         return self._out
 
     def _step(self, event: SquareEvent, *, may_hold: bool = False) -> None:
+        if self._place_on_held is not None:
+            self._land_held_place(event)
         if type(event) is BoardSnapshot:
             self._snapshot(event)  # what changed in it decides what the last events left pending
             return
@@ -244,6 +246,9 @@ class Recognizer(Dumps):
             return
         if unseen is not None or self._other_side_lifted is not None or self._held_undo or (
                 self._held_capture is not None):
+            if self._may_be_reply_placed_first(event):
+                self._place_on_held = cast(PiecePlaced, event)  # decided by the next event
+                return
             self._decide_pending(event)
         if may_hold and self._taken_up_early(event):
             # stepped once the mover's piece lands
@@ -316,6 +321,8 @@ class Recognizer(Dumps):
     def _decide_all_pending(self) -> None:
         """No event follows (`finish`, `stop`): the events held back are read, what they left pending is
         decided, and a promotion button either side may have meant was the mover's."""
+        if self._place_on_held is not None:
+            self._land_held_place(None)
         self._release_early()
         self._decide_pending(None)
         if self._late_promotion:
@@ -720,6 +727,38 @@ class Recognizer(Dumps):
                                                               self._map(event.square)):
             return
         self._make_line([capture])
+
+    def _may_be_reply_placed_first(self, event: SquareEvent) -> bool:
+        """After a clock press held with a capture the board shows, is `event` a place where the capturer can
+        land (the press came early) and where the other side, the capture made, can move a piece it has
+        not lifted (its reply, placed before its lift)? The next event tells (`_land_held_place`)."""
+        capture = self._held_capture
+        if capture is None or type(event) is not PiecePlaced or self._place_on_held is not None:
+            return False
+        board, square = self._board, self._map(event.square)
+        if not with_promotions(board, capture.from_square, square) or (
+                event.piece is not None and event.piece.color == board.turn):
+            return False
+        after = after_move(board, capture)
+        return any(self._occupied & chess.BB_SQUARES[move.from_square]
+                   for move in after.generate_legal_moves(to_mask=chess.BB_SQUARES[square]))
+
+    def _land_held_place(self, event: SquareEvent | None) -> None:
+        """Step the place held after a clock press held with a capture (`_may_be_reply_placed_first`): if
+        `event` lifts, within a scan, a piece of the other side that can go there once the capture is made,
+        the capture was made and the place began the reply; else it is decided as the capturer landing."""
+        placed, self._place_on_held = self._place_on_held, None
+        capture = self._held_capture
+        assert placed is not None and capture is not None  # held only with that capture held
+        square = self._map(placed.square)
+        if type(event) is PieceLifted and event.t - placed.t <= SCAN_SECONDS and with_promotions(
+                after_move(self._board, capture), self._map(event.square), square):
+            self._held_capture = None
+            self._make_line([capture])
+            self._step(placed)
+            return
+        self._decide_pending(placed)
+        self._apply(placed)
 
     def _decide_unseen_capture(self, event: SquareEvent | None) -> None:
         """The other side's lift or clock, or the end of input, makes the capture no scan showed
@@ -1461,6 +1500,7 @@ class Recognizer(Dumps):
         self._held_capture: chess.Move | None = None  # a capture the board shows, at a clock that came early?
         self._held_press = None  # the mover's clock, held for the next event (`_decide_press`)
         self._lift_on_unseen = None  # a lift from its square, read once that capture is decided
+        self._place_on_held = None  # a place after a held capture, read at the next event
         self._final_lift = None  # the other side's lift that made the last move final
         self._plies_at_press = 0  # the moves made before the last clock press, which confirmed them
         self._bounced_since_press: chess.Bitboard = 0  # squares that bounced since the last clock press

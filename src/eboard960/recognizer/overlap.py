@@ -50,6 +50,7 @@ class Overlap(Hindsight):
     _slide_press: ButtonPressed | None  # the mover's clock pressed mid-slide, stepped once the piece lands
     _paused: PiecePlaced | None  # a place on the way to take the held piece: a landing, or a slide going on
     _shared: PiecePlaced | None  # a place the mover's piece and the held one can both make (`_both_land`)
+    _place_on_held: PiecePlaced | None  # a place after a clock press held with a capture, for the next event
     # the recognizer's methods it calls, as it calls them
     _step: Callable[..., None]  # (event, *, may_hold=False)
     _apply: Callable[[PieceLifted | PiecePlaced | ButtonPressed], None]
@@ -202,8 +203,9 @@ class Overlap(Hindsight):
         the mover's piece lands says which)? Not where a capture may be on the board already: a square of the
         other side's that bounced while the piece was in hand, or one filled before its lift, not longer
         before than a capture's place can come (placed first, `_left_late`)."""
-        if type(event) is not PieceLifted or self._held_press or self._held_undo or not (
-                (self.mode is Mode.PLAYING and self._open is None) or self._sliding()):
+        if type(event) is not PieceLifted or self._held_press or self._held_undo or self._place_on_held:
+            return False
+        if not ((self.mode is Mode.PLAYING and self._open is None) or self._sliding()):
             return False
         board, occupied, square = self._board, self._occupied, self._map(event.square)
         in_hand = self._mover_in_hand()
