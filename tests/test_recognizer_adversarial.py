@@ -2643,3 +2643,48 @@ def test_a_scan_that_catches_a_move_landing_and_the_reply_begun_reads_the_move_f
     events = [BoardSnapshot.from_text(board, t=1.5 * t) for t, board in enumerate(boards)]
     start = chess.Board.from_chess960_pos(465).fen()
     assert moves_made(start, events) == ["c3", "a6", "O-O", "O-O", "d3", "f6", "e3"]
+
+
+def test_a_capture_made_between_two_scans_is_read_once_a_scan_shows_the_reply() -> None:
+    """Found failing (the ninetieth generator, boards that send only snapshots of occupancy): exd5 made
+    between two scans, so the scans show e4 empty and d5 never empty, as if the pawn were still in hand.
+    Black's knight then left g8 and landed on f6, which read as misplaced and lost the game from there. A
+    scan that shows the other side's reply made while the mover's piece seems in hand makes the only
+    capture that piece can make, then the reply: here with d5 still an open move when the pawn left (its
+    lift made d5 final only at the next scan), and from the position before it too."""
+    boards = ["xxxxxxxxxxxxxxxx................................xxxxxxxxxxxxxxxx",
+              "xxxxxxxxxxxxxxxx................................xxxx.xxxxxxxxxxx",
+              "xxxxxxxxxxxxxxxx....................x...........xxxx.xxxxxxxxxxx",
+              "xxxxxxxxxxx.xxxx....................x...........xxxx.xxxxxxxxxxx",
+              "xxxxxxxxxxx.xxxx...........x........x...........xxxx.xxxxxxxxxxx",
+              "xxxxxxxxxxx.xxxx...........x....................xxxx.xxxxxxxxxxx",
+              "xxxxxx.xxxx.xxxx...........x....................xxxx.xxxxxxxxxxx",
+              "xxxxxx.xxxx.xxxx.....x.....x....................xxxx.xxxxxxxxxxx",
+              "xxxxxx.xxxx.xxxx.....x.....x....................xx.x.xxxxxxxxxxx",
+              "xxxxxx.xxxx.xxxx.....x.....x......x.............xx.x.xxxxxxxxxxx",
+              "xxxxxx.xxxx..xxx.....x.....x......x.............xx.x.xxxxxxxxxxx",
+              "xxxxxx.xxxx..xxx....xx.....x......x.............xx.x.xxxxxxxxxxx"]
+    events = [BoardSnapshot.from_text(board, t=1.0 * t) for t, board in enumerate(boards)]
+    assert moves_made(chess.STARTING_FEN, events) == ["e4", "d5", "exd5", "Nf6", "c4", "e6"]
+    after_d5 = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    assert moves_made(after_d5, events[4:]) == ["exd5", "Nf6", "c4", "e6"]
+    # the knight's lift alone proves nothing: the pawn may still land (bullet, the reply taken up early)
+    landed = ["xxxxxx.xxxx.xxxx...........xx...................xxxx.xxxxxxxxxxx",
+              "xxxxxx.xxxx.xxxx.....x.....xx...................xxxx.xxxxxxxxxxx"]
+    pawn_lands = [*events[4:7], *(BoardSnapshot.from_text(board, t=7.0 + t)
+                                  for t, board in enumerate(landed))]
+    assert moves_made(after_d5, pawn_lands) == ["e5", "Nf6"]
+
+
+def test_a_fast_capture_at_the_end_of_input_after_the_other_side_began() -> None:
+    """Found failing (the eighty-ninth generator, long games to the end): Rxc8# own piece first, the rook
+    set down 0.06 s after c8 emptied (a bounce by timing), then Black's king lifted to be laid down, and
+    the input ends. The rook was still in hand, so the mate was lost and the result unknown. At the end of
+    input, a capture the board shows but for the other side's pieces in hand is made: its reply began."""
+    fen = "R1b4k/5p1r/1NP4Q/1P1P3p/4p3/1nP5/4PPPP/4KB1R w K - 2 28"
+    events = [lift("a8", 1.0), lift("c8", 1.169), place("c8", 1.231), lift("h8", 5.0)]
+    assert moves_made(fen, events) == ["Rxc8#"]
+    start = [lift("e2", 1), place("e4", 2), lift("d7", 3), place("d5", 4)]
+    fast = [lift("e4", 5), lift("d5", 6), place("d5", 6.08), lift("g8", 9)]
+    assert moves_made(chess.STARTING_FEN, [*start, *fast]) == ["e4", "d5", "exd5"]
+

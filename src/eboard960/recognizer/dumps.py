@@ -18,6 +18,7 @@ import chess
 from eboard960.events import BoardSnapshot, PieceLifted, PiecePlaced
 from eboard960.recognizer.explain import (
     START_OCCUPANCY,
+    after_move,
     agrees,
     is_partial,
     reads_as,
@@ -79,12 +80,14 @@ class Dumps(Overlap):
     _late_promotion: bool
     _either_press: chess.PieceType | None
     _lift_on_unseen: PieceLifted | None
+    _other_side_lifted: float | None
     # the recognizer's methods it calls, as it calls them
     _decide_pending: Callable[[BoardSnapshot], None]
     _piece_expected: Callable[[chess.Square], chess.Piece | None]
     _set_up: Callable[[], None]
     _misplace: Callable[[], None]
     _close_open: Callable[[], None]
+    _other_side_began: Callable[[PieceLifted | PiecePlaced | None], None]
 
     if TYPE_CHECKING:
         @property
@@ -221,6 +224,27 @@ class Dumps(Overlap):
         move's lifts first, then its places, then the other side's (`_other_sides`), each an event of its
         own: a board that sends only snapshots (or one whose reports were cut on the wire) then reads as one
         that reports each change, and a move under way goes on."""
+        events, changed = self._changes(occupied, pieces, t)
+        if events and (capture := self._captured_between_scans(occupied, pieces)) is not None:
+            if self._open is not None:
+                self._other_side_began(events[0])  # its lift made the open move final: the scan shows more
+            if self._open is None and self._board.is_legal(capture):
+                self._make_line([capture])
+                if self._early_lift is not None:
+                    self._release_early()  # the reply's lift, held while the capturer seemed in hand
+                events, changed = self._changes(occupied, pieces, t)
+        for event in events:
+            if self._map(event.square) in changed:
+                self._step(event)  # a piece named anew: no hand, nothing to hold back
+            else:
+                self._take(event)
+        for square in [square for square in self._pieces if square not in pieces]:
+            del self._pieces[square]  # a name the board no longer gives (an earlier dump's) may be stale
+
+    def _changes(self, occupied: chess.Bitboard, pieces: dict[chess.Square, chess.Piece],
+                 t: float) -> tuple[list[PieceLifted | PiecePlaced], list[chess.Square]]:
+        """The reports that make a snapshot's change (`_report_changes`), in that order, and the squares whose
+        piece is named anew."""
         sensed = self._occupied
         if self._early_lift is not None:
             sensed &= ~chess.BB_SQUARES[self._map(self._early_lift.event.square)]  # lifted, its reading held
@@ -242,13 +266,37 @@ class Dumps(Overlap):
         events = [*lifts([*chess.scan_forward(vacated & ~left_later), *changed]),
                   *places([*chess.scan_forward(filled & ~filled_later), *changed]),
                   *lifts(chess.scan_forward(left_later)), *places(chess.scan_forward(filled_later))]
-        for event in events:
-            if self._map(event.square) in changed:
-                self._step(event)  # a piece named anew: no hand, nothing to hold back
-            else:
-                self._take(event)
-        for square in [square for square in self._pieces if square not in pieces]:
-            del self._pieces[square]  # a name the board no longer gives (an earlier dump's) may be stale
+        return events, changed
+
+    def _captured_between_scans(self, occupied: chess.Bitboard,
+                                pieces: dict[chess.Square, chess.Piece]) -> chess.Move | None:
+        """A snapshot that shows the other side's reply made while a piece of the mover's, no move open, is
+        still in hand: the only capture that piece can make, its victim taken off and the capturer set down
+        between two scans, so that its square never showed empty (`_capture_in_one_scan`). The reply's lift
+        may have come in an earlier snapshot: held as taken up early (`_take_held`), or read as the mover's,
+        the reply's victim taken off first."""
+        sensed, decided = self._occupied, self._open is None and self.mode is Mode.PLAYING
+        pending = self._open is not None and self._other_side_lifted is not None  # final at the next event
+        board = self._after() if pending else self._board
+        if not (decided or pending) or self._paused or self._shared or sensed & ~board.occupied:
+            return None
+        in_hand, found = board.occupied & ~sensed, []
+        if not occupied & ~sensed:
+            return None  # the reply not yet made: the other side may have taken its piece up early (bullet)
+        for origin in chess.scan_forward(in_hand & board.occupied_co[board.turn]):
+            moves = board.generate_legal_moves
+            captures = list(moves(chess.BB_SQUARES[origin], board.occupied_co[not board.turn] & sensed))
+            if len({move.to_square for move in captures}) != 1 or any(
+                    moves(chess.BB_SQUARES[origin], occupied & ~sensed)):
+                continue  # several victims the board cannot tell apart, or the piece may have landed there
+            capture = self._choose(board, captures)
+            if capture is None or not occupied & chess.BB_SQUARES[capture.to_square]:
+                continue
+            after = after_move(board, capture)
+            lifted = (in_hand & ~chess.BB_SQUARES[origin]) | (sensed & ~occupied)  # the reply's, its victim's
+            if lifted & after.occupied_co[after.turn] and successors(after, occupied, pieces, depth=1):
+                found.append(capture)
+        return found[0] if len(found) == 1 else None
 
     def _other_sides(self, vacated: chess.Bitboard, filled: chess.Bitboard,
                      pieces: dict[chess.Square, chess.Piece]) -> tuple[chess.Bitboard, chess.Bitboard]:

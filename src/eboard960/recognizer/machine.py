@@ -330,7 +330,8 @@ class Recognizer(Dumps):
 
     def _commit_pending(self, *, pressed: bool = False) -> None:
         """The mover's clock (`pressed`) or the end of input: the open move (or a latent capture, or at the
-        end a capture lifted again, `_capture_lifted_again`) is final.
+        end a capture lifted again, `_capture_lifted_again`, or one the board shows but for the other side's
+        pieces in hand, its reply begun) is final.
         A latent capture waits for the next event at a press: its victim touched and put back, its piece
         still in hand and the clock pressed early look the same. One whose piece left longer after its
         victim's square filled than a place is reported before its lift is none: the victim was touched."""
@@ -344,6 +345,10 @@ class Recognizer(Dumps):
                 self._commit_latent(latent, reply_follows=False)
             elif not self._left_late(latent):
                 self._held_capture = latent  # unless the piece lands next (`_decide_held_capture`)
+        elif not pressed and self.mode is Mode.PLAYING and (begun := self._reply_begun()) and (
+            latent := self._latent_capture(self._occupied | begun, with_reply=False)
+        ):
+            self._commit_latent(latent, reply_follows=True)  # the other side began (a king laid down)
 
     def games(self, headers: dict[str, str] | None = None) -> list[chess.pgn.Game]:
         """Every game seen so far as PGN, the current one last."""
