@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import chess
 
+from eboard960.castling import castling_squares
 from eboard960.events import BoardSnapshot, PieceLifted, PiecePlaced
 from eboard960.recognizer.explain import (
     START_OCCUPANCY,
@@ -338,9 +339,9 @@ class Dumps(Overlap):
 
     def _may_come(self, square: chess.Square, piece: chess.Piece, occupied: chess.Bitboard) -> bool:
         """Can `piece` be what a snapshot names on `square`, which stood full: a piece in hand, one of the
-        side to move that can go there (placed before its lift), a promotion's, or one taken earlier put
-        back? Else the name is a misread of the piece standing there, no change; unless the game is over and
-        a set-up may be under way."""
+        side to move that can go there (placed before its lift) or castle there, a promotion's, or one taken
+        earlier put back? Else the name is a misread of the piece standing there, no change; unless the game
+        is over and a set-up may be under way."""
         expected = self.expected
         kind, colour = piece.piece_type, piece.color
         in_hand = expected.occupied & ~occupied
@@ -353,6 +354,10 @@ class Dumps(Overlap):
                 move.promotion == kind or expected.piece_type_at(move.from_square) == kind
                 for move in expected.generate_legal_moves(to_mask=chess.BB_SQUARES[square])):
             return True  # placed before its lift
+        if colour == expected.turn and kind in (chess.KING, chess.ROOK) and any(
+                square == (castled.king_to if kind == chess.KING else castled.rook_to)
+                for castled in map(castling_squares, expected.generate_castling_moves())):
+            return True  # a castling's, king and rook swapped within one scan
         return taken_earlier(self._board.root(), expected, piece)
 
     def _sets_up_turned(self, square: chess.Square, named: dict[chess.Square, chess.Piece]) -> bool:

@@ -147,6 +147,8 @@ class Recognizer(Dumps):
     # typed here: methods above `_reset_game`, which sets them, assign them first
     _open_theirs: chess.Bitboard
     _open_shapes: tuple[CastlingShape, ...] | None
+    # (plies, capture): the board showed a capture quicker than a bounce, at rest (`_set_up`)
+    _unlanded_capture: tuple[int, chess.Move] | None
     _fix: tuple[frozenset[chess.Square], frozenset[chess.Square]] | None
     # the board was misplaced at a reconnect, moves made offline perhaps behind it
     _misplaced_offline: bool
@@ -330,8 +332,8 @@ class Recognizer(Dumps):
 
     def _commit_pending(self, *, pressed: bool = False) -> None:
         """The mover's clock (`pressed`) or the end of input: the open move (or a latent capture, or at the
-        end a capture lifted again, `_capture_lifted_again`, or one the board shows but for the other side's
-        pieces in hand, its reply begun) is final.
+        end a capture lifted again, `_capture_lifted_again`, or one the board showed at rest whose piece no
+        event saw land, `_make_unlanded`) is final.
         A latent capture waits for the next event at a press: its victim touched and put back, its piece
         still in hand and the clock pressed early look the same. One whose piece left longer after its
         victim's square filled than a place is reported before its lift is none: the victim was touched."""
@@ -345,10 +347,8 @@ class Recognizer(Dumps):
                 self._commit_latent(latent, reply_follows=False)
             elif not self._left_late(latent):
                 self._held_capture = latent  # unless the piece lands next (`_decide_held_capture`)
-        elif not pressed and self.mode is Mode.PLAYING and (begun := self._reply_begun()) and (
-            latent := self._latent_capture(self._occupied | begun, with_reply=False)
-        ):
-            self._commit_latent(latent, reply_follows=True)  # the other side began (a king laid down)
+        elif not pressed:
+            self._make_unlanded()
 
     def games(self, headers: dict[str, str] | None = None) -> list[chess.pgn.Game]:
         """Every game seen so far as PGN, the current one last."""
@@ -823,8 +823,10 @@ class Recognizer(Dumps):
                             or self._knocks_read_as_moves()):
             return
         if verdict is NOTHING:
-            if not after_lift:
-                self._lost_line()
+            if not after_lift and not self._lost_line() and self._open is None and self.mode is Mode.PLAYING:
+                capture = self._latent_capture(self._occupied, with_reply=False)
+                if capture is not None:  # its piece still in hand, as far as the events tell
+                    self._unlanded_capture = (len(self._board.move_stack), capture)
             return
         if verdict.trigger == "reply":
             if self._other_side_lifted is not None:
@@ -883,6 +885,7 @@ class Recognizer(Dumps):
 
     def _back_to_the_game(self, *, knock: bool = False) -> None:
         """The board shows the game's position again: an open move was put back, or the position fixed."""
+        self._unlanded_capture = None  # a capture's piece put back: a touch
         if self.mode is Mode.ILLEGAL:
             if not knock:
                 self._rebase()  # what the hands did on a misplaced board is no evidence; a knock is nothing
@@ -902,10 +905,25 @@ class Recognizer(Dumps):
         self._misplaced_offline = True
 
     def _set_up(self) -> None:
-        """The pieces were set up again: a move still open when that began was made first."""
+        """The pieces were set up again: a move still open when that began was made first, and so was a
+        capture the board showed at rest, read as its piece still in hand as its victim's square filled
+        again quicker than a bounce, if the board showed no known position since (a capture that fast, the
+        game's last: a mate, and the pieces cleared)."""
         if self._open is not None:
             self._fire("commit")
+        else:
+            self._make_unlanded()
         self._fire("set_up")
+
+    def _make_unlanded(self) -> None:
+        """Make the capture the board showed at rest with its piece read as still in hand, its victim's square
+        filled again quicker than a bounce, if no move and no known position came since: the input ended,
+        or the pieces were set up again, and its piece was never seen landing elsewhere."""
+        unlanded, self._unlanded_capture = self._unlanded_capture, None
+        if unlanded is not None and self.mode in (Mode.PLAYING, Mode.ILLEGAL):
+            plies, capture = unlanded
+            if plies == len(self._board.move_stack) and self._board.is_legal(capture):
+                self._make_line([capture])
 
     def _classify(self, after_lift: bool) -> Verdict:
         """What the board shows now, checked in this order: a legal move from the game (or its
@@ -1505,6 +1523,7 @@ class Recognizer(Dumps):
         self._held_capture: chess.Move | None = None  # a capture the board shows, at a clock that came early?
         self._held_press = None  # the mover's clock, held for the next event (`_decide_press`)
         self._lift_on_unseen = None  # a lift from its square, read once that capture is decided
+        self._unlanded_capture = None
         self._place_on_held = None  # a place after a held capture, read at the next event
         self._final_lift = None  # the other side's lift that made the last move final
         self._plies_at_press = 0  # the moves made before the last clock press, which confirmed them
@@ -1513,6 +1532,7 @@ class Recognizer(Dumps):
 
     def _rebase(self) -> None:
         """The board shows a known position: evidence starts afresh."""
+        self._unlanded_capture = None
         self._segment = Segment(self._occupied)
         self._segment_open = Segment(self._occupied)
         self._shapes = castling_shapes(self._board)
