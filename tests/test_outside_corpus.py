@@ -1,4 +1,4 @@
-"""A regression lane kept in the repository: 1,158 captures from eleven generators written apart from the
+"""A regression lane kept in the repository: 1,271 captures from fifteen generators written apart from the
 project, each replayed to its expected games (moves and results).
 
 `clone_*` comes from the seventy-third (a clone of a judges' corpus: people with habits of their own, events
@@ -14,8 +14,13 @@ up to 2 s apart, a move and the reply caught in one); `clone3_*` from the eighty
 raw DGT, stress and blitz-speed sets); `engine_*` from the eighty-fifth (Stockfish games by human hands);
 `mismatch_*` from the eighty-sixth (illegal moves, misplaced pieces, takebacks, new games, endings, links
 dropped with moves made meanwhile); `dgtreal_*` from the eighty-seventh (its own DGT encoder: polled dumps
-mid-move, bytes split and garbled, boards turned round, captures slid onto their victim). Every capture
-read exactly when it was added; the generators' whole runs are in docs/recognizer.md."""
+mid-move, bytes split and garbled, boards turned round, captures slid onto their victim); `clone4_*` from
+the eighty-eighth (a fourth clone, clocks rounded and tied, blitz hands); `endgame_*` from the eighty-ninth
+(long games to every ending, the last capture quicker than a bounce, then the pieces cleared or set up
+again); `polled_*` from the ninetieth (boards that send only snapshots, captures made between two scans, raw
+ChessLink, Chessnut and Pegasus bytes); `untidy_*` from the ninety-first (changes of mind, adjustments,
+overlapping hands). Every capture read exactly when it was added; the generators' whole runs are in
+docs/recognizer.md."""
 
 from __future__ import annotations
 
@@ -69,10 +74,10 @@ def _expected(path: Path) -> list[chess.pgn.Game]:
 
 def test_the_lane_holds_every_generator() -> None:
     names = _names()
-    assert len(names) == 1158
+    assert len(names) == 1271
     assert {name.split("_")[0] for name in names} == {
-        "beginner", "clone", "clone2", "clone3", "dgtreal", "engine", "memory", "mismatch", "reports",
-        "reread", "scans"}
+        "beginner", "clone", "clone2", "clone3", "clone4", "dgtreal", "endgame", "engine", "memory",
+        "mismatch", "polled", "reports", "reread", "scans", "untidy"}
 
 
 @pytest.mark.parametrize("name", _names())
