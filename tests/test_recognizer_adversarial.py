@@ -2676,6 +2676,24 @@ def test_a_capture_made_between_two_scans_is_read_once_a_scan_shows_the_reply() 
     assert moves_made(after_d5, pawn_lands) == ["e5", "Nf6"]
 
 
+def test_a_capture_between_two_scans_whose_reply_took_its_victim_off_a_scan_earlier() -> None:
+    """Found failing (the ninetieth generator, boards that send only snapshots of occupancy): 34. e8=Q+
+    Bxe8, the bishop's capture made between two scans (c6 empty, e8 never), then White's gxh3 victim first:
+    one scan shows h3 empty, the next h3 full and g2 empty. h3's lift read as Black's, the bishop still in
+    hand; the scan with the reply made then made Bxe8, but h3's lift was forgotten with the evidence before
+    it, and g2's pawn landing there read as nothing. What is in hand when such a capture is made was
+    lifted: gxh3 is read."""
+    boards = [".x.......x..xx..xxx.........x.....x..xx.......xx.x.x..x..xx...x.",
+              ".x.......x...x..xxx.........x.....x..xx.......xx.x.x..x..xx...x.",
+              ".x..x....x...x..xxx.........x.....x..xx.......xx.x.x..x..xx...x.",
+              ".x..x....x...x..xx..........x.....x..xx.......xx.x.x..x..xx...x.",
+              ".x..x....x...x..xx..........x.....x..xx.......x..x.x..x..xx...x.",
+              ".x..x....x...x..xx..........x.....x..xx.......xx.x.x.....xx...x."]
+    times = (0.0, 1.183, 2.862, 6.535, 14.56, 15.211)
+    events = [BoardSnapshot.from_text(board, t=t) for t, board in zip(times, boards, strict=True)]
+    fen = "1r6/1p2Pk2/pPb5/4P3/2P2pp1/6br/1N1P2P1/1RR3K1 w - - 0 34"
+    assert moves_made(fen, events) == ["e8=Q+", "Bxe8", "gxh3"]
+
 def test_a_capture_quicker_than_a_bounce_is_the_game_s_last_when_its_piece_never_lands() -> None:
     """Found failing (the eighty-ninth generator, long games to the end): Rxc8# own piece first, the rook
     set down 0.06 s after c8 emptied (a bounce by timing), then Black's king lifted to be laid down, and

@@ -17,6 +17,7 @@ import chess
 
 from eboard960.castling import castling_squares
 from eboard960.events import BoardSnapshot, PieceLifted, PiecePlaced
+from eboard960.recognizer.evidence import Segment
 from eboard960.recognizer.explain import (
     START_OCCUPANCY,
     after_move,
@@ -226,11 +227,14 @@ class Dumps(Overlap):
         own: a board that sends only snapshots (or one whose reports were cut on the wire) then reads as one
         that reports each change, and a move under way goes on."""
         events, changed = self._changes(occupied, pieces, t)
-        if events and (capture := self._captured_between_scans(occupied, pieces)) is not None:
+        if events and (captures := self._captured_between_scans(occupied, pieces)) is not None:
             if self._open is not None:
                 self._other_side_began(events[0])  # its lift made the open move final: the scan shows more
-            if self._open is None and self._board.is_legal(capture):
-                self._make_line([capture])
+            if self._open is None and self._board.is_legal(captures[0]):
+                self._make_line(captures)
+                self._segment = Segment(self._board.occupied)  # what is in hand now was lifted: the reply's
+                for lifted in chess.scan_forward(self._board.occupied & ~self._occupied):
+                    self._segment.note_lift(lifted, self._occupied, self._t)
                 if self._early_lift is not None:
                     self._release_early()  # the reply's lift, held while the capturer seemed in hand
                 events, changed = self._changes(occupied, pieces, t)
@@ -270,34 +274,45 @@ class Dumps(Overlap):
         return events, changed
 
     def _captured_between_scans(self, occupied: chess.Bitboard,
-                                pieces: dict[chess.Square, chess.Piece]) -> chess.Move | None:
+                                pieces: dict[chess.Square, chess.Piece]) -> list[chess.Move] | None:
         """A snapshot that shows the other side's reply made while a piece of the mover's, no move open, is
         still in hand: the only capture that piece can make, its victim taken off and the capturer set down
-        between two scans, so that its square never showed empty (`_capture_in_one_scan`). The reply's lift
-        may have come in an earlier snapshot: held as taken up early (`_take_held`), or read as the mover's,
-        the reply's victim taken off first."""
+        between two scans, so that its square never showed empty (`_capture_in_one_scan`); and so on for a
+        piece of the other side's still in hand, captures answered by captures, up to three. The reply's
+        lift may have come in an earlier snapshot: held as taken up early (`_take_held`), or read as the
+        mover's, the reply's victim taken off first. The captures, if one line alone shows the board."""
         sensed, decided = self._occupied, self._open is None and self.mode is Mode.PLAYING
         pending = self._open is not None and self._other_side_lifted is not None  # final at the next event
         board = self._after() if pending else self._board
         if not (decided or pending) or self._paused or self._shared or sensed & ~board.occupied:
             return None
-        in_hand, found = board.occupied & ~sensed, []
         if not occupied & ~sensed:
             return None  # the reply not yet made: the other side may have taken its piece up early (bullet)
+        lines = self._captures_unseen(board, board.occupied & ~sensed, occupied, pieces, depth=3)
+        return lines[0] if len(lines) == 1 else None
+
+    def _captures_unseen(self, board: chess.Board, in_hand: chess.Bitboard, occupied: chess.Bitboard,
+                         pieces: dict[chess.Square, chess.Piece], depth: int) -> list[list[chess.Move]]:
+        """The lines of `_captured_between_scans` from `board`, with `in_hand` its pieces off the sensors."""
+        sensed, lines = self._occupied, []
+        landed = occupied & ~sensed
         for origin in chess.scan_forward(in_hand & board.occupied_co[board.turn]):
             moves = board.generate_legal_moves
             captures = list(moves(chess.BB_SQUARES[origin], board.occupied_co[not board.turn] & sensed))
             if len({move.to_square for move in captures}) != 1 or any(
-                    moves(chess.BB_SQUARES[origin], occupied & ~sensed)):
+                    moves(chess.BB_SQUARES[origin], landed)):
                 continue  # several victims the board cannot tell apart, or the piece may have landed there
             capture = self._choose(board, captures)
             if capture is None or not occupied & chess.BB_SQUARES[capture.to_square]:
                 continue
-            after = after_move(board, capture)
-            lifted = (in_hand & ~chess.BB_SQUARES[origin]) | (sensed & ~occupied)  # the reply's, its victim's
+            after, held = after_move(board, capture), in_hand & ~chess.BB_SQUARES[origin]
+            lifted = held | (sensed & ~occupied)  # the reply's, its victim's too
             if lifted & after.occupied_co[after.turn] and successors(after, occupied, pieces, depth=1):
-                found.append(capture)
-        return found[0] if len(found) == 1 else None
+                lines.append([capture])
+            elif depth > 1:
+                further = self._captures_unseen(after, held, occupied, pieces, depth - 1)
+                lines += [[capture, *line] for line in further]
+        return lines
 
     def _other_sides(self, vacated: chess.Bitboard, filled: chess.Bitboard,
                      pieces: dict[chess.Square, chess.Piece]) -> tuple[chess.Bitboard, chess.Bitboard]:
