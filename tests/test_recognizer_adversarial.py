@@ -2694,6 +2694,25 @@ def test_a_capture_between_two_scans_whose_reply_took_its_victim_off_a_scan_earl
     fen = "1r6/1p2Pk2/pPb5/4P3/2P2pp1/6br/1N1P2P1/1RR3K1 w - - 0 34"
     assert moves_made(fen, events) == ["e8=Q+", "Bxe8", "gxh3"]
 
+def test_captures_answered_by_captures_between_scans_then_a_reply() -> None:
+    """Found failing (the ninety-fourth generator, the edges of this session's rules): on a board that sends
+    only snapshots of occupancy, 23... Rxg4 24. Bxg4, each capture made between two scans (g8 empty, then
+    d1, g4 never), then Black's Be7 and White's Be6. The bishop's lift was held as taken up early while the
+    rook seemed in hand, so no reading was found and the game was lost. The scan with e7 filled shows the
+    two captures and the reply: a line of captures between scans, each the only one its piece can make,
+    then a reply, is read, with the lift held early among the pieces in hand."""
+    boards = ["...x..xx...x.x...xxx.x..xx..x........xx....xx...x..x.x.x.x.xx...",
+              "...x...x...x.x...xxx.x..xx..x........xx....xx...x..x.x.x.x.xx...",
+              "...x...x...x.x...xxx.x..xx..x........xx....xx...x..x.x.x.x..x...",
+              ".......x...x.x...xxx.x..xx..x........xx....xx...x..x.x.x.x..x...",
+              ".......x...xxx...xxx.x..xx..x........xx....xx...x..x.x.x.x..x...",
+              ".......x...xxx...xxx.x..xx..x........x.....xx...x..x.x.x.x..x...",
+              ".......x...xxx...xxxxx..xx..x........x.....xx...x..x.x.x.x..x..."]
+    times = (0.0, 1.0, 2.823, 5.926, 6.348, 8.174, 8.684)
+    events = [BoardSnapshot.from_text(board, t=t) for t, board in zip(times, boards, strict=True)]
+    fen = "3b2rk/3n1b2/1pnp1p2/pP2p3/5QR1/3PP3/P2N1K1P/1N1BR3 b - - 2 23"
+    assert moves_made(fen, events) == ["Rxg4", "Bxg4", "Be7", "Be6"]
+
 def test_a_capture_quicker_than_a_bounce_is_the_game_s_last_when_its_piece_never_lands() -> None:
     """Found failing (the eighty-ninth generator, long games to the end): Rxc8# own piece first, the rook
     set down 0.06 s after c8 emptied (a bounce by timing), then Black's king lifted to be laid down, and

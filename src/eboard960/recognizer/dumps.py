@@ -288,12 +288,13 @@ class Dumps(Overlap):
             return None
         if not occupied & ~sensed:
             return None  # the reply not yet made: the other side may have taken its piece up early (bullet)
-        lines = self._captures_unseen(board, board.occupied & ~sensed, occupied, pieces, depth=3)
+        lines = self._captures_unseen(board, board.occupied & ~(sensed & occupied), occupied, pieces, depth=3)
         return lines[0] if len(lines) == 1 else None
 
     def _captures_unseen(self, board: chess.Board, in_hand: chess.Bitboard, occupied: chess.Bitboard,
                          pieces: dict[chess.Square, chess.Piece], depth: int) -> list[list[chess.Move]]:
-        """The lines of `_captured_between_scans` from `board`, with `in_hand` its pieces off the sensors."""
+        """The lines of `_captured_between_scans` from `board`, with `in_hand` its pieces off the sensors or
+        the snapshot (a lift held as taken up early too; a square the reply refilled)."""
         sensed, lines = self._occupied, []
         landed = occupied & ~sensed
         for origin in chess.scan_forward(in_hand & board.occupied_co[board.turn]):
