@@ -2752,3 +2752,15 @@ def test_a_castling_that_swaps_king_and_rook_within_one_scan_of_a_board_that_nam
     start = chess.Board.from_chess960_pos(203).fen()
     assert moves_made(start, events) == ["O-O-O", "e5", "e4"]
 
+
+def test_a_mating_square_left_for_another_reported_before_the_piece_leaves_it() -> None:
+    """Found failing (the ninety-second generator, rough hands): ...Qa3 would mate, the queen set down there
+    and, a second later, moved on to d6, d6 reported 0.2 s before a3 emptied. The place came longer after
+    the mate's landing than a scan, so it read as a piece of the next set-up: the mate made and the game
+    over. A place where the open move's piece could have gone from its origin is that piece moving on."""
+    fen = "n2nk2r/p1bp1ppb/q3p3/7p/6P1/2N2P2/P1PPP2P/NBKR1QBR b h - 0 10"
+    moved_on = [lift("a6", 1.0), place("a3", 2.0), place("d6", 3.0), lift("a3", 3.2)]
+    assert moves_made(fen, moved_on) == ["Qd6"]
+    # a piece moved after it, set down where the queen could not have gone, is no part of the game
+    assert moves_made(fen, [*moved_on[:2], lift("h8", 2.5), place("h7", 3.0)]) == ["Qa3#"]
+

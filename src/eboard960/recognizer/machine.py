@@ -147,7 +147,7 @@ class Recognizer(Dumps):
     # typed here: methods above `_reset_game`, which sets them, assign them first
     _open_theirs: chess.Bitboard
     _open_shapes: tuple[CastlingShape, ...] | None
-    # (plies, capture): the board showed a capture quicker than a bounce, at rest (`_set_up`)
+    # (plies, capture): the board showed a capture, its piece read as still in hand (`_make_unlanded`)
     _unlanded_capture: tuple[int, chess.Move] | None
     _fix: tuple[frozenset[chess.Square], frozenset[chess.Square]] | None
     # the board was misplaced at a reconnect, moves made offline perhaps behind it
@@ -906,9 +906,7 @@ class Recognizer(Dumps):
 
     def _set_up(self) -> None:
         """The pieces were set up again: a move still open when that began was made first, and so was a
-        capture the board showed at rest, read as its piece still in hand as its victim's square filled
-        again quicker than a bounce, if the board showed no known position since (a capture that fast, the
-        game's last: a mate, and the pieces cleared)."""
+        capture the board showed with its piece read as still in hand (`_make_unlanded`)."""
         if self._open is not None:
             self._fire("commit")
         else:
@@ -916,9 +914,10 @@ class Recognizer(Dumps):
         self._fire("set_up")
 
     def _make_unlanded(self) -> None:
-        """Make the capture the board showed at rest with its piece read as still in hand, its victim's square
-        filled again quicker than a bounce, if no move and no known position came since: the input ended,
-        or the pieces were set up again, and its piece was never seen landing elsewhere."""
+        """Make the capture the board showed at rest with its piece read as still in hand (its victim's square
+        filled again quicker than a bounce), if no move and no known position came since: the input ended,
+        or the pieces were set up again, and the piece was never seen landing elsewhere (the game's last
+        capture, a mate, then the king laid down or the pieces cleared)."""
         unlanded, self._unlanded_capture = self._unlanded_capture, None
         if unlanded is not None and self.mode in (Mode.PLAYING, Mode.ILLEGAL):
             plies, capture = unlanded
@@ -1340,10 +1339,10 @@ class Recognizer(Dumps):
 
     def _ends_with_open(self, placed: PiecePlaced) -> bool:
         """Does the open move end the game (`_ends_game`), and is `placed`, with the move's piece still
-        standing, no next step of a slide? Then the game is over and the move final: a piece of the next
-        set-up is no part of it. The move's own piece picked up again may still be moved on (a change of
-        mind), or a button choose another promotion; and a capture own piece first may still be a victim
-        touched with the piece in hand, which lands where it can go."""
+        standing, on no square that piece could have gone to instead? Then the game is over and the move
+        final: a piece of the next set-up is no part of it. The move's own piece may still be moved on (a
+        change of mind, slid on or reported landing before its lift), or a button choose another promotion;
+        and a capture own piece first may still be a victim touched with the piece in hand."""
         open_at, move, board = self._open_at, self._open, self._board
         assert move is not None  # asked only with an open move
         origin, target, square = move.from_square, move.to_square, self._map(placed.square)
@@ -1352,11 +1351,9 @@ class Recognizer(Dumps):
             return False
         if not _ends_game(self._after()) or board.is_insufficient_material():  # not this move's ending
             return False
-        reaches = board.is_legal(chess.Move(origin, square))
-        slides_on = reaches and chess.between(origin, square) & chess.BB_SQUARES[target]  # placed first
-        lifted = self._lifted_at
-        touched = board.is_capture(move) and lifted.get(origin, -1.0) < lifted.get(target, -1.0) < open_at
-        return not (slides_on or (reaches and touched))  # the piece in hand landing here, its victim touched
+        # the move's piece may land here: slid on or moved on (its place reported before its lift), or the
+        # piece in hand after its victim was touched
+        return not board.is_legal(chess.Move(origin, square))
 
     def _piece_after_open(self, square: chess.Square) -> chess.Piece | None:
         """What stands on `square` once the open move is made, without making it."""
