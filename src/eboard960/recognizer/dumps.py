@@ -17,7 +17,6 @@ import chess
 
 from eboard960.castling import castling_squares
 from eboard960.events import BoardSnapshot, PieceLifted, PiecePlaced
-from eboard960.recognizer.evidence import Segment
 from eboard960.recognizer.explain import (
     START_OCCUPANCY,
     after_move,
@@ -232,9 +231,7 @@ class Dumps(Overlap):
                 self._other_side_began(events[0])  # its lift made the open move final: the scan shows more
             if self._open is None and self._board.is_legal(captures[0]):
                 self._make_line(captures)
-                self._segment = Segment(self._board.occupied)  # what is in hand now was lifted: the reply's
-                for lifted in chess.scan_forward(self._board.occupied & ~self._occupied):
-                    self._segment.note_lift(lifted, self._occupied, self._t)
+                self._segment = self._in_hand(self._board.occupied)  # the reply's piece, its victim
                 if self._early_lift is not None:
                     self._release_early()  # the reply's lift, held while the capturer seemed in hand
                 events, changed = self._changes(occupied, pieces, t)

@@ -260,10 +260,14 @@ class Hindsight:
             self._fire("restore")
         self._fire("take_back")
         self._show(last)
-        self._segment, self._segment_open = Segment(board.occupied), Segment(self._open_occupied)
-        for segment in (self._segment, self._segment_open):  # what is in hand now was lifted
-            for lifted in chess.scan_forward(segment.base & ~self._occupied):
-                segment.note_lift(lifted, self._occupied, self._t)
+        self._segment, self._segment_open = self._in_hand(board.occupied), self._in_hand(self._open_occupied)
+
+    def _in_hand(self, base: chess.Bitboard) -> Segment:
+        """Evidence afresh from the position `base`: what is in hand now was lifted."""
+        segment = Segment(base)
+        for lifted in chess.scan_forward(base & ~self._occupied):
+            segment.note_lift(lifted, self._occupied, self._t)
+        return segment
 
     def _slid_into_capture(self, last: chess.Move, square: chess.Square, lifted_at: float) -> bool:
         """Is the piece on `square`, taken up while the last move's piece was in hand and back within a
