@@ -295,14 +295,10 @@ class Dumps(Overlap):
         sensed, lines = self._occupied, []
         landed = occupied & ~sensed
         for origin in chess.scan_forward(in_hand & board.occupied_co[board.turn]):
-            moves = board.generate_legal_moves
-            captures = list(moves(chess.BB_SQUARES[origin], board.occupied_co[not board.turn] & sensed))
-            if len({move.to_square for move in captures}) != 1 or any(
-                    moves(chess.BB_SQUARES[origin], landed)):
-                continue  # several victims the board cannot tell apart, or the piece may have landed there
-            capture = self._choose(board, captures)
-            if capture is None or not occupied & chess.BB_SQUARES[capture.to_square]:
-                continue
+            capture = self._only_capture(board, origin, board.occupied_co[not board.turn] & sensed)
+            if capture is None or not occupied & chess.BB_SQUARES[capture.to_square] or any(
+                    board.generate_legal_moves(chess.BB_SQUARES[origin], landed)):
+                continue  # its victim's square now empty, or the piece may have landed where one was placed
             after, held = after_move(board, capture), in_hand & ~chess.BB_SQUARES[origin]
             lifted = held | (sensed & ~occupied)  # the reply's, its victim's too
             if lifted & after.occupied_co[after.turn] and successors(after, occupied, pieces, depth=1):

@@ -647,8 +647,13 @@ class Hindsight:
         if vacated.bit_count() != 1 or not vacated & board.occupied_co[board.turn] or (
                 self._occupied & ~board.occupied):
             return None
-        victims = board.occupied_co[not board.turn]
-        captures = list(board.generate_legal_moves(from_mask=vacated, to_mask=victims))
+        return self._only_capture(board, chess.lsb(vacated), board.occupied_co[not board.turn])
+
+    def _only_capture(self, board: chess.Board, origin: chess.Square,
+                      victims: chess.Bitboard) -> chess.Move | None:
+        """The capture the piece on `origin` can make of one of `victims`, if it can take only one of them
+        (a pawn's promotions chosen): with its victim's square never seen empty, the board shows no other."""
+        captures = list(board.generate_legal_moves(chess.BB_SQUARES[origin], victims))
         if len({move.to_square for move in captures}) != 1:
             return None  # none, or several victims the board cannot tell apart
         return self._choose(board, captures)
